@@ -1,0 +1,43 @@
+# Fabula — `make help` lists the targets.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.DEFAULT_GOAL := help
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: $(VENV)/.installed ## Create .venv and install the app with its dev tools
+
+run: install ## Migrate, load the demo world and serve on http://127.0.0.1:8000 (daphne)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: install ## ruff (lint + format check) and mypy (strict on engine/)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy engine config studio play
+
+test: lint ## Lint, type-check and run the whole pytest suite
+	$(VENV)/bin/pytest
+
+fmt: install ## Format and autofix
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: install ## Run the benchmarks (prints ratios against simple baselines)
+	$(PY) bench/directives.py
+	$(PY) bench/prompt.py
+	$(PY) bench/relay.py
+
+.PHONY: help install run lint test fmt bench

@@ -1,0 +1,5 @@
+"""Websocket routes of every app."""
+
+from django.urls import URLPattern, URLResolver
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = []

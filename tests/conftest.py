@@ -1,0 +1,57 @@
+"""Shared fixtures: the engine's fake clock and seeded rng, and the integration-tier gate."""
+
+from __future__ import annotations
+
+import os
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+
+class FakeClock:
+    """A clock that only moves when told to."""
+
+    def __init__(self, now: datetime | None = None):
+        self.now = now or datetime(2026, 5, 13, 14, 30, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += timedelta(**kwargs)
+
+
+def SeededRng(seed: int = 42) -> random.Random:
+    return random.Random(seed)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return SeededRng()
+
+
+def integration_services_configured() -> bool:
+    return bool(
+        os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get("REDIS_URL")
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark tests by folder; outside CI, skip the integration tier when its services are unset."""
+    in_ci = os.environ.get("CI", "").lower() == "true"
+    for item in items:
+        path = str(item.fspath)
+        if f"{os.sep}integration{os.sep}" in path:
+            item.add_marker(pytest.mark.integration)
+            if not integration_services_configured() and not in_ci:
+                item.add_marker(
+                    pytest.mark.skip(reason="set DATABASE_URL (postgres) and REDIS_URL to run")
+                )
+        if f"{os.sep}browser{os.sep}" in path:
+            item.add_marker(pytest.mark.browser)
