@@ -1,0 +1,254 @@
+"""The Anthropic provider (architecture "LLM providers", "Prompt and cache").
+
+Uses the official ``anthropic`` SDK with its own retries off; ``stream_with_retries`` retries
+only before the first token. The Messages API wants the system prompt apart and strictly
+alternating turns, so ``to_anthropic`` reshapes the assembled prompt:
+
+- system messages inside the cacheable prefix (``messages[:breakpoint]``; without a breakpoint,
+  the leading run of system messages) go to the ``system`` parameter, in order;
+- every other system message (triggered entries, depth injections, post-history…) becomes user
+  text wrapped in ``<system>…</system>`` at its own place. Appending them to ``system`` instead
+  would change the system prompt every turn, and since the system prompt comes first in
+  Anthropic's cache order, that would throw the whole cached prefix away;
+- consecutive messages of one role merge into one turn, each message its own text block, so the
+  breakpoint can sit on the exact block where the prefix ends; empty messages are dropped;
+- ``cache_control: {"type": "ephemeral"}`` marks the last block of the prefix as laid out
+  (the last prefix turn block, or the last system block when the prefix holds only system);
+- a conversation must open with a user turn: "[Start]" is put before an opening assistant turn,
+  and "[Continue]" stands in when there is no turn at all.
+
+Sampling: temperature is clamped to Anthropic's [0, 1]; top_p is sent only below 1 and top_k
+only above 0 (their neutral values), so the common defaults never clash on models that refuse
+temperature and top_p together. Frequency and presence penalties and min_p do not exist there.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+
+import anthropic
+from anthropic.types import (
+    AssistantMessageParam,
+    MessageParam,
+    RawContentBlockDeltaEvent,
+    RawMessageDeltaEvent,
+    RawMessageStartEvent,
+    TextBlockParam,
+    UserMessageParam,
+)
+
+from engine.llm.base import (
+    ChatRequest,
+    Chunk,
+    ProviderError,
+    RetryPolicy,
+    Sleep,
+    Usage,
+    connection_error,
+    looks_like_transport_error,
+    status_error,
+    stream_with_retries,
+)
+from engine.llm.pricing import DEFAULT_PRICES, PriceTable
+from engine.session import Message
+
+START_TURN = "[Start]"
+CONTINUE_TURN = "[Continue]"
+_FINISH_REASONS = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
+# Error events inside a 200 stream carry a type instead of a status.
+_ERROR_EVENT_STATUS = {
+    "overloaded_error": 529,
+    "api_error": 500,
+    "rate_limit_error": 429,
+    "request_too_large": 413,
+    "invalid_request_error": 400,
+}
+
+
+class AnthropicProvider:
+    """Streams replies from the Anthropic Messages API, caching the prompt's fixed prefix."""
+
+    name = "anthropic"
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        model: str,
+        base_url: str | None = None,
+        timeout: float = 60.0,
+        first_token_timeout: float = 60.0,
+        max_retries: int = 3,
+        backoff_base: float = 0.5,
+        backoff_max: float = 8.0,
+        default_max_tokens: int = 4096,
+        rng: random.Random | None = None,
+        sleep: Sleep | None = None,
+        prices: PriceTable | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        client: anthropic.AsyncAnthropic | None = None,
+    ) -> None:
+        """``default_max_tokens`` is sent when a request sets none (the API requires one)."""
+        self.model = model
+        self.base_url = base_url
+        self.default_max_tokens = default_max_tokens
+        self.prices = prices or DEFAULT_PRICES
+        self.policy = RetryPolicy(
+            max_retries=max_retries,
+            backoff_base=backoff_base,
+            backoff_max=backoff_max,
+            first_token_timeout=first_token_timeout,
+            read_timeout=timeout,
+            rng=rng or random.Random(),
+        )
+        if sleep is not None:
+            self.policy.sleep = sleep
+        self._owns_client = client is None
+        self.client = client or anthropic.AsyncAnthropic(
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=0,
+            default_headers=default_headers,
+        )
+
+    async def aclose(self) -> None:
+        """Close the SDK client's connection pool (not an injected client, its owner does)."""
+        if self._owns_client:
+            await self.client.close()
+
+    def stream(self, request: ChatRequest) -> AsyncIterator[Chunk]:
+        """Stream the reply to ``request``; failures raise ``ProviderError``."""
+        return stream_with_retries(lambda: self._attempt(request), classify_error, self.policy)
+
+    async def _attempt(self, request: ChatRequest) -> AsyncGenerator[Chunk, None]:
+        model = request.model or self.model
+        system, messages = to_anthropic(request.messages, request.breakpoint)
+        stream = await self.client.messages.create(
+            model=model,
+            max_tokens=request.max_tokens or self.default_max_tokens,
+            messages=messages,
+            system=system or anthropic.omit,
+            stop_sequences=request.stop or anthropic.omit,
+            stream=True,
+            extra_body=sampling(request) or None,
+        )
+        usage = Usage()
+        finish_reason: str | None = None
+        try:
+            async for event in stream:
+                if isinstance(event, RawContentBlockDeltaEvent):
+                    if event.delta.type == "text_delta" and event.delta.text:
+                        yield Chunk(text=event.delta.text)
+                elif isinstance(event, RawMessageStartEvent):
+                    start = event.message.usage
+                    usage = Usage(
+                        input_tokens=start.input_tokens,
+                        output_tokens=start.output_tokens,
+                        cache_read_tokens=start.cache_read_input_tokens or 0,
+                        cache_write_tokens=start.cache_creation_input_tokens or 0,
+                    )
+                elif isinstance(event, RawMessageDeltaEvent):
+                    # message_delta counts are cumulative: they replace message_start's.
+                    delta = event.usage
+                    usage.output_tokens = delta.output_tokens
+                    if delta.input_tokens is not None:
+                        usage.input_tokens = delta.input_tokens
+                    if delta.cache_read_input_tokens is not None:
+                        usage.cache_read_tokens = delta.cache_read_input_tokens
+                    if delta.cache_creation_input_tokens is not None:
+                        usage.cache_write_tokens = delta.cache_creation_input_tokens
+                    if event.delta.stop_reason:
+                        reason = event.delta.stop_reason
+                        finish_reason = _FINISH_REASONS.get(reason, reason)
+        finally:
+            await stream.close()
+        usage.cost = self.prices.cost(usage, model)
+        yield Chunk(usage=usage, finish_reason=finish_reason)
+
+
+def sampling(request: ChatRequest) -> dict[str, object]:
+    """The sampling parameters Anthropic accepts, at non-neutral values only (see module doc)."""
+    params: dict[str, object] = {}
+    if request.temperature is not None:
+        params["temperature"] = min(1.0, max(0.0, request.temperature))
+    if request.top_p is not None and request.top_p < 1:
+        params["top_p"] = request.top_p
+    if request.top_k:
+        params["top_k"] = request.top_k
+    return params
+
+
+def to_anthropic(
+    messages: Sequence[Message], breakpoint: int | None
+) -> tuple[list[TextBlockParam], list[MessageParam]]:
+    """Split a prompt into Anthropic's ``system`` blocks and alternating turns (see module doc)."""
+    if breakpoint is None:
+        prefix_end = next((i for i, m in enumerate(messages) if m.role != "system"), len(messages))
+    else:
+        prefix_end = max(0, min(breakpoint, len(messages)))
+    system: list[TextBlockParam] = []
+    turns: list[tuple[str, list[TextBlockParam]]] = []
+    last_prefix_turn_block: TextBlockParam | None = None
+    for index, message in enumerate(messages):
+        if not message.content.strip():
+            continue
+        in_prefix = index < prefix_end
+        if message.role == "system" and in_prefix:
+            system.append({"type": "text", "text": message.content})
+            continue
+        role = "assistant" if message.role == "assistant" else "user"
+        text = message.content
+        if message.role == "system":
+            text = f"<system>\n{text}\n</system>"
+        block: TextBlockParam = {"type": "text", "text": text}
+        if turns and turns[-1][0] == role:
+            turns[-1][1].append(block)
+        else:
+            turns.append((role, [block]))
+        if in_prefix:
+            last_prefix_turn_block = block
+    if breakpoint is not None and prefix_end > 0:
+        marked = last_prefix_turn_block or (system[-1] if system else None)
+        if marked is not None:
+            marked["cache_control"] = {"type": "ephemeral"}
+    if not turns:
+        turns.append(("user", [{"type": "text", "text": CONTINUE_TURN}]))
+    elif turns[0][0] == "assistant":
+        turns.insert(0, ("user", [{"type": "text", "text": START_TURN}]))
+    if turns[-1][0] == "assistant":
+        # A final assistant turn is a prefill, which the API refuses with trailing whitespace.
+        last = turns[-1][1][-1]
+        last["text"] = last["text"].rstrip()
+    return system, [_turn(role, blocks) for role, blocks in turns]
+
+
+def _turn(role: str, blocks: list[TextBlockParam]) -> MessageParam:
+    if role == "assistant":
+        return AssistantMessageParam(role="assistant", content=blocks)
+    return UserMessageParam(role="user", content=blocks)
+
+
+def classify_error(exc: Exception) -> ProviderError:
+    """Map what the ``anthropic`` SDK (or its HTTP library, mid-stream) raised."""
+    if isinstance(exc, anthropic.APIStatusError):
+        status = exc.status_code
+        if status < 400:
+            error = exc.body.get("error") if isinstance(exc.body, dict) else None
+            kind = error.get("type") if isinstance(error, dict) else None
+            status = _ERROR_EVENT_STATUS.get(str(kind), 500)
+        return status_error(status, exc.message, _retry_after(exc.response.headers))
+    if isinstance(exc, anthropic.APIConnectionError) or looks_like_transport_error(exc):
+        return connection_error(f"{type(exc).__name__}: {exc}")
+    return ProviderError(
+        "The model provider sent an answer that could not be read.",
+        detail=f"{type(exc).__name__}: {exc}",
+    )
+
+
+def _retry_after(headers: Mapping[str, str]) -> float | None:
+    try:
+        return float(headers.get("retry-after", ""))
+    except ValueError:
+        return None
