@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from typing import Any
@@ -158,6 +159,17 @@ class Coercer:
             if word and word not in out:
                 out.append(word)
         return out
+
+
+def json_safe(value: Any) -> Any:
+    """Replace what JSON cannot carry (NaN, infinities) with null, so kept data round-trips."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
 
 
 def json_type(value: Any) -> str:

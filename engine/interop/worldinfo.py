@@ -18,7 +18,14 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic.alias_generators import to_camel
 
-from engine.interop.common import CardError, Coercer, IdAllocator, convert_text, json_type
+from engine.interop.common import (
+    CardError,
+    Coercer,
+    IdAllocator,
+    convert_text,
+    json_safe,
+    json_type,
+)
 from engine.world import Entry, EntryFolder, WorldDefinition
 
 LOGIC_ORDER = ("AND_ANY", "NOT_ALL", "NOT_ANY", "AND_ALL")  # SillyTavern's selectiveLogic 0..3
@@ -277,7 +284,7 @@ def _read_entry(
         coerce.warn(f"{label}: a /regex/ key is matched as plain text in Fabula")
     _flag_unmapped(extra, coerce, label)
     if extra:
-        fields["stExtensions"] = extra
+        fields["stExtensions"] = json_safe(extra)
     return _build_entry(fields, stash, ids, coerce, label)
 
 
