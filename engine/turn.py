@@ -10,15 +10,17 @@ result carries, so a failed turn (``TurnFailed``, no ``Done``) leaves nothing ha
 The pipeline of a ``message``:
 
 1. clone the state and advance ``turn``;
-2. run the rules on ``session:start`` (first message of the session only) and ``message:user``:
-   what they inject or send as context reaches this turn's prompt;
+2. run the rules on ``session:start`` (first message of the session only): what they inject or
+   send as context reaches this turn's prompt;
 3. assemble the prompt over the history plus the player's message; the pending context it used
    is cleared;
 4. stream the reply through ``StreamFilter``;
 5. parse the whole reply and apply its directives (all of them, even those the stream showed
    early; a stopped turn applies them only with ``apply_on_stop``);
-6. run the rules on ``message:ai``, ``turn:complete`` and one ``state:changed`` per changed
-   variable; what they inject or send as context reaches the next turn's prompt;
+6. run the rules on the four per-turn events of seed 004, in its order and after the reply:
+   ``message:user``, ``message:ai``, ``turn:complete`` and one ``state:changed`` per changed
+   variable; what they inject or send as context reaches the next turn's prompt (the
+   architecture sketch runs ``message:user`` before the prompt; the seed wins);
 7. expire one-shot and ``duration`` directives whose last turn this was.
 
 Other kinds: ``regenerate`` is a ``message`` for the history's last user message, not added
@@ -284,6 +286,7 @@ class _Run:
         self.reply_changes: list[Change] = []
         self.reply_audio: list[AudioCue] = []
         self.parse_skipped: list[Skipped] = []
+        self.user_text: str | None = None
         self._values_before: dict[str, Any] = copy_value(self.state.values)
         self.result: TurnResult | None = None
 
@@ -355,8 +358,7 @@ class _Run:
         if not state.started:
             state.started = True
             first.append(ev.session_start())
-        if user_text is not None:
-            first.append(ev.message_user(user_text))
+        self.user_text = user_text
         if first:
             self.before.extend(run_rules(self.world, state, first, next_prompt_turn=state.turn))
         self.before.requests_ai = False  # this very generation answers such a request
@@ -364,7 +366,9 @@ class _Run:
 
     def _after_reply(self, text: str) -> None:
         state = self.state
-        events = [ev.message_ai(text)]
+        # Seed 004: all four per-turn events are emitted after the AI reply, message:user first.
+        events = [] if self.user_text is None else [ev.message_user(self.user_text)]
+        events.append(ev.message_ai(text))
         if self.turn.action.kind != "continue":
             events.append(ev.turn_complete(state.turn))
         events += ev.state_changed_events(self.reply_changes, self._values_before, state.values)

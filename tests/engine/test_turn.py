@@ -273,14 +273,17 @@ async def test_the_input_state_is_never_mutated() -> None:
 # --- rules around the prompt -----------------------------------------------------------------
 
 
-async def test_player_message_rules_shape_this_prompt_and_reply_rules_the_next() -> None:
+async def test_per_turn_rules_run_after_the_reply_and_shape_the_next_prompt() -> None:
     provider = ScriptedProvider(["Quiet. [health: -30]"])
     turn = make_turn(PlayerAction("message", "I shout"), provider)
     result = await turn.run()
     first = prompt_text(provider.requests[0])
-    assert "Echoes answer the shout." in first  # keyword rule before the prompt
+    assert "Echoes answer the shout." not in first  # seed 004: message:user fires after the reply
     assert "A drop falls." not in first  # every-turn rule runs after the reply
-    assert [c.content for c in result.state.pending_context] == ["A drop falls."]
+    assert [c.content for c in result.state.pending_context] == [
+        "Echoes answer the shout.",
+        "A drop falls.",
+    ]
     assert "hurt" in result.state.directives
 
     provider2 = ScriptedProvider(["Still quiet."])
@@ -292,7 +295,7 @@ async def test_player_message_rules_shape_this_prompt_and_reply_rules_the_next()
     text = prompt_text(provider2.requests[0])
     assert "A drop falls." in text
     assert "The player is bleeding." in text
-    assert "Echoes answer the shout." not in text
+    assert "Echoes answer the shout." in text
     assert "hurt" not in result2.state.directives  # one-shot: expired after its turn
     assert [c.content for c in result2.state.pending_context] == ["A drop falls."]
 
@@ -489,7 +492,7 @@ async def test_regenerate_does_not_add_the_user_message_again() -> None:
     result = await turn.run()
     contents = [m.content for m in provider.requests[0].messages]
     assert contents.count("I shout") == 1
-    assert "Echoes answer the shout." in prompt_text(provider.requests[0])  # message:user rules
+    assert result.fired_rules.count("shout") == 1  # message:user rules, after the reply
     assert result.state.turn == 1
 
 
