@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from os import PathLike
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -554,6 +554,7 @@ class WorldValidationError(ValueError):
 
 
 WorldSource = str | bytes | PathLike[str] | Mapping[str, Any]
+_M = TypeVar("_M", bound=BaseModel)
 
 
 def load_world(source: WorldSource) -> WorldDefinition:
@@ -586,6 +587,21 @@ def export_world(world: WorldDefinition) -> dict[str, Any]:
     if data.get("language") is None:
         data.pop("language", None)
     return data
+
+
+def validate_part(model: type[_M], data: Any) -> _M:
+    """Validate one part of a world (an entry, a rule, the settings…) from its JSON form.
+
+    Raises WorldValidationError with paths relative to the part (``section: must be one of …``).
+    """
+    if not isinstance(data, Mapping):
+        raise WorldValidationError([f"$: must be a JSON object, got {_json_type(data)}"])
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        raise WorldValidationError(
+            _dedupe([_format_error(err, dict(data)) for err in exc.errors()])
+        ) from None
 
 
 # --- loading helpers ---------------------------------------------------------------------

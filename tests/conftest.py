@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -55,3 +56,38 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 )
         if f"{os.sep}browser{os.sep}" in path:
             item.add_marker(pytest.mark.browser)
+
+
+# --- the fixed cast of the Django-side tests (studio, play) ------------------------------
+
+
+@pytest.fixture
+def alice(db: None) -> Any:
+    """The owner of ``world``."""
+    from tests.factories import make_user
+
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> Any:
+    """A collaborator: another creator, who reads Alice's published worlds but cannot edit."""
+    from tests.factories import make_user
+
+    return make_user("bob")
+
+
+@pytest.fixture
+def charlie(db: None) -> Any:
+    """A stranger: Alice's drafts do not exist for him."""
+    from tests.factories import make_user
+
+    return make_user("charlie")
+
+
+@pytest.fixture
+def world(alice: Any) -> Any:
+    """Alice's draft with an entry, a variable and a rule."""
+    from tests.factories import make_world
+
+    return make_world(alice)

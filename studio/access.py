@@ -1,0 +1,50 @@
+"""Who may see and change a world. Fail closed: first line of every view and API operation.
+
+Drafts are visible to their owner only (404 for everyone else, so their existence does not
+leak); a published world is readable by anyone and writable by its owner only (403).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from studio.models import World, WorldVersion
+
+
+def visible_worlds(user: Any) -> QuerySet[World]:
+    """Worlds ``user`` may read: their own and every published one."""
+    if user is None or not user.is_authenticated:
+        return World.objects.filter(published=True)
+    return World.objects.filter(Q(owner=user) | Q(published=True))
+
+
+def get_world_for_user(user: Any, world_id: int, *, write: bool = False) -> World:
+    """The world if ``user`` may read it (and change it, with ``write``).
+
+    Raises Http404 when it does not exist or is not visible, PermissionDenied when read-only.
+    """
+    world = visible_worlds(user).select_related("owner").filter(pk=world_id).first()
+    if world is None:
+        raise Http404("world not found")
+    if write and world.owner_id != getattr(user, "pk", None):
+        raise PermissionDenied("this world is read-only for you")
+    return world
+
+
+def get_version_for_user(user: Any, version_id: int) -> WorldVersion:
+    """A published version: readable by anyone while its world is listed, always by its owner.
+
+    Versions of an unpublished world stay readable by their owner only; a session already
+    holding a version does not go through this check.
+    """
+    version = WorldVersion.objects.select_related("world").filter(pk=version_id).first()
+    if version is None:
+        raise Http404("version not found")
+    world = version.world
+    if not world.published and world.owner_id != getattr(user, "pk", None):
+        raise Http404("version not found")
+    return version
