@@ -635,6 +635,11 @@ def _audio_cue(world: WorldDefinition, body: str, source: str) -> AudioCue:
 
 
 def _track(world: WorldDefinition, name: str) -> str:
+    """Resolve a track id case-insensitively; an undeclared one is still queued as written.
+
+    Seed 000 step 3 queues whatever matches ``[audio: ...]``; the player's audio engine ignores
+    tracks the world does not have, so a typo costs a silent cue, not a lost directive.
+    """
     tracks = world.tracks_by_id
     if name in tracks:
         return name
@@ -642,7 +647,7 @@ def _track(world: WorldDefinition, name: str) -> str:
     for track_id in tracks:
         if track_id.casefold() == folded:
             return track_id
-    raise _Malformed(f"unknown audio track '{name}'")
+    return name
 
 
 # --- JSON Patch in <UpdateVariable> ------------------------------------------------------

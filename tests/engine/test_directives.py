@@ -525,12 +525,10 @@ def test_multiline_json_payload() -> None:
         ("[gold:]", "the directive has no value"),
         ('[location: set "dark forest]', "malformed string (no closing quote)"),
         ("[audio: bgm-tavern]", "an audio directive needs a track id and an action"),
-        ("[audio: nope play]", "unknown audio track 'nope'"),
         (
             "[audio: bgm-tavern dance]",
             "unknown audio action 'dance' (play, stop, crossfade, volume)",
         ),
-        ("[audio: bgm-tavern play chain:nope]", "unknown audio track 'nope'"),
         ("[audio: bgm-tavern volume loud]", "volume needs a number, got 'loud'"),
         ("[npcs..x: 1]", "empty segment in the dot path"),
     ],
@@ -785,3 +783,12 @@ def test_many_open_directives_are_each_reported_briefly() -> None:
     assert result.text == reply
     assert len(result.skipped) == 200
     assert all(len(s.source) <= 120 for s in result.skipped)
+
+
+def test_an_undeclared_audio_track_is_still_queued_and_removed_from_the_text() -> None:
+    result = run("Music swells. [audio: nope play chain:other]")
+    assert result.text == "Music swells."
+    assert [cue.to_dict() for cue in result.audio] == [
+        {"trackId": "nope", "action": "play", "value": None, "chain": "other"}
+    ]
+    assert result.skipped == []
