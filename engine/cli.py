@@ -13,10 +13,12 @@ A thin shell over ``engine.api``; other tools rely on its input and output, so k
 - ``prompt --world W.json --chat CHAT.json [--state S.json] [--context C.json]`` prints
   ``{"messages", "breakpoint", "fired"}``.
 - ``play --world W.json [--seed N]`` plays in the terminal on the offline provider.
+- Every error exits 1 (a usage error too, with argparse's message on stderr).
 
 State JSON maps variable ids to values (missing ids take their default). Context JSON keys, all
 optional: turn, char, user, persona {name, appearance, personality, backstory}, now (ISO
-datetime), seed, model, messages [{role, content}], idle_seconds. A file that cannot be read,
+datetime; the current local time when absent), seed (without one, ``{{random}}`` and ``{{roll}}``
+draw fresh each run), model, messages [{role, content}], idle_seconds. A file that cannot be read,
 invalid JSON or an invalid world exit 1 with the file and the problem on stderr. UTF-8 in and out.
 """
 
@@ -363,7 +365,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdin, sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(encoding="utf-8")
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse: --help exits 0; a usage error is an error like any other
+        return 0 if exc.code in (0, None) else 1
     try:
         status: int = args.handler(args)
     except CliError as exc:

@@ -5,17 +5,21 @@ Built-ins (names match case-insensitively, spaces inside the braces are ignored)
 
 - identity: ``char`` (the context's char, else the first enabled ``character`` entry's name,
   else the world's name), ``user`` (the active persona's name first, as seeds 000 and 004 say,
-  then the context's user, then ``settings.playerName``)
+  then the context's user, then ``settings.playerName``, then "Player" as seed 004 ends)
 - persona: ``persona`` (the non-empty fields, one labelled line each), ``persona_name``,
   ``persona_appearance``, ``persona_personality``, ``persona_backstory``
 - state: ``turnCount``, ``model``, ``lastMessage``, ``lastUserMessage``, ``lastCharMessage``
 - randomness: ``random::a::b`` (the context's rng; without one, a ``Random`` seeded with the
-  context's seed and turn, so it re-rolls each turn), ``pick::a::b`` (a crc32 of the seed, the
-  turn, the macro's offset in the text and its options: stable within a turn),
+  context's seed and turn, so it re-rolls each turn; ``engine.api`` passes a fresh rng when the
+  caller pins neither, so it re-rolls on every expansion as seed 000 says), ``pick::a::b`` (a
+  crc32 of the seed, the turn, the macro's offset in the text and its options: stable within a
+  turn),
   ``roll::NdS+M`` (also ``NdS``, ``NdS-M``, ``dS``, ``S``)
-- time (only when the context carries ``now``; otherwise they stay literal): ``time`` (HH:MM),
-  ``date`` ("May 13, 2026"), ``weekday`` ("Wednesday"), ``isodate``, ``isotime`` (HH:MM:SS),
-  ``idle`` ("5 minutes", from ``idle_seconds``)
+- time (only when the context carries ``now``; otherwise they stay literal, and
+  ``engine.api`` fills in the wall clock): ``time`` (HH:MM), ``date`` ("May 13, 2026"),
+  ``weekday`` ("Wednesday"), ``isodate``, ``isotime`` (HH:MM:SS), ``idle`` ("5 minutes", from
+  ``idle_seconds``); ``date``, ``weekday`` and ``idle`` follow the world's ``language`` for
+  es, fr, de, pt, zh and ja ("13/5/2026", "miércoles", "5 minutos", as seed 000 shows)
 - utilities: ``{{// comment}}`` vanishes, ``{{trim}}`` removes the whitespace around it
 
 Any other name equal to a variable id (``{{player-health}}``) renders the variable's current
@@ -118,6 +122,78 @@ _MONTHS = (
     "December",
 )
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+# Seed 000 shows {{date}} "in the local format" (13/5/2026) and {{weekday}} in the reader's
+# language (martes), {{idle}} as "5 minutos" and seed 004 as "5 分钟": the world's ``language``
+# picks the format, English otherwise. Date patterns follow each locale's usual short date.
+_LOCAL_WEEKDAYS: dict[str, tuple[str, ...]] = {
+    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+    "fr": ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
+    "de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
+    "pt": (
+        "segunda-feira",
+        "terça-feira",
+        "quarta-feira",
+        "quinta-feira",
+        "sexta-feira",
+        "sábado",
+        "domingo",
+    ),
+    "zh": ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"),
+    "ja": ("月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日", "日曜日"),
+}
+_LOCAL_DATES: dict[str, Callable[[datetime], str]] = {
+    "es": lambda now: f"{now.day}/{now.month}/{now.year}",
+    "fr": lambda now: f"{now:%d/%m/%Y}",
+    "de": lambda now: f"{now.day}.{now.month}.{now.year}",
+    "pt": lambda now: f"{now:%d/%m/%Y}",
+    "zh": lambda now: f"{now.year}/{now.month}/{now.day}",
+    "ja": lambda now: f"{now.year}/{now.month}/{now.day}",
+}
+# unit → (one, many); Chinese and Japanese put the count right before an invariable unit
+_LOCAL_UNITS: dict[str, dict[str, tuple[str, str]]] = {
+    "en": {
+        "day": (" day", " days"),
+        "hour": (" hour", " hours"),
+        "minute": (" minute", " minutes"),
+        "second": (" second", " seconds"),
+    },
+    "es": {
+        "day": (" día", " días"),
+        "hour": (" hora", " horas"),
+        "minute": (" minuto", " minutos"),
+        "second": (" segundo", " segundos"),
+    },
+    "fr": {
+        "day": (" jour", " jours"),
+        "hour": (" heure", " heures"),
+        "minute": (" minute", " minutes"),
+        "second": (" seconde", " secondes"),
+    },
+    "de": {
+        "day": (" Tag", " Tage"),
+        "hour": (" Stunde", " Stunden"),
+        "minute": (" Minute", " Minuten"),
+        "second": (" Sekunde", " Sekunden"),
+    },
+    "pt": {
+        "day": (" dia", " dias"),
+        "hour": (" hora", " horas"),
+        "minute": (" minuto", " minutos"),
+        "second": (" segundo", " segundos"),
+    },
+    "zh": {
+        "day": (" 天", " 天"),
+        "hour": (" 小时", " 小时"),
+        "minute": (" 分钟", " 分钟"),
+        "second": (" 秒", " 秒"),
+    },
+    "ja": {
+        "day": ("日", "日"),
+        "hour": ("時間", "時間"),
+        "minute": ("分", "分"),
+        "second": ("秒", "秒"),
+    },
+}
 
 
 def expand_macros(
@@ -183,7 +259,8 @@ def user_name(world: WorldDefinition | None, context: MacroContext) -> str:
         return context.persona.name
     if context.user:
         return context.user
-    return world.settings.player_name if world is not None else "User"
+    name = world.settings.player_name.strip() if world is not None else ""
+    return name or "Player"
 
 
 def format_persona(persona: Persona | None) -> str:
@@ -222,15 +299,34 @@ def format_value(value: Any, *, as_json: bool = False) -> str:
     return str(value)
 
 
-def format_duration(seconds: float) -> str:
-    """A human-readable duration: ``45 seconds``, ``1 minute``, ``3 hours``, ``2 days``."""
+def format_duration(seconds: float, language: str | None = None) -> str:
+    """A human-readable duration in the largest whole unit: ``45 seconds``, ``1 minute``,
+    ``3 hours``, ``2 days`` (``5 minutos``, ``5 分钟`` for a Spanish or Chinese world)."""
+    units = _LOCAL_UNITS.get(locale_of(language), _LOCAL_UNITS["en"])
     seconds = max(0.0, seconds)
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+    count, unit = int(seconds), "second"
+    for name, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if seconds >= size:
-            count = int(seconds // size)
-            return f"{count} {unit}{'' if count == 1 else 's'}"
-    count = int(seconds)
-    return f"{count} second{'' if count == 1 else 's'}"
+            count, unit = int(seconds // size), name
+            break
+    one, many = units[unit]
+    return f"{count}{one if count == 1 else many}"
+
+
+def locale_of(language: str | None) -> str:
+    """The base language of a BCP 47 tag (``es-ES`` → ``es``); ``en`` when unset."""
+    return (language or "en").strip().lower().replace("_", "-").split("-")[0] or "en"
+
+
+def format_date(now: datetime, language: str | None = None) -> str:
+    """``{{date}}``: the date in the language's usual short form, else ``May 13, 2026``."""
+    render = _LOCAL_DATES.get(locale_of(language))
+    return render(now) if render else f"{_MONTHS[now.month - 1]} {now.day}, {now.year}"
+
+
+def format_weekday(now: datetime, language: str | None = None) -> str:
+    """``{{weekday}}``: the day's name in the language, else in English."""
+    return _LOCAL_WEEKDAYS.get(locale_of(language), _WEEKDAYS)[now.weekday()]
 
 
 def roll_dice(spec: str, rng: random.Random) -> int | None:
@@ -301,17 +397,21 @@ def _roll(env: MacroEnv, args: list[str], offset: int) -> str | None:
     return None if total is None else str(total)
 
 
-def _clock(render: Callable[[datetime], str]) -> MacroFn:
+def _clock(render: Callable[[datetime, str | None], str]) -> MacroFn:
     def handler(env: MacroEnv, args: list[str], offset: int) -> str | None:
         now = env.context.now
-        return render(now) if now is not None else None
+        return render(now, _language(env)) if now is not None else None
 
     return handler
 
 
+def _language(env: MacroEnv) -> str | None:
+    return env.world.language if env.world is not None else None
+
+
 def _idle(env: MacroEnv, args: list[str], offset: int) -> str | None:
     seconds = env.context.idle_seconds
-    return format_duration(seconds) if seconds is not None else None
+    return format_duration(seconds, _language(env)) if seconds is not None else None
 
 
 def _last(role: str | None) -> MacroFn:
@@ -356,11 +456,11 @@ MACROS: dict[str, MacroFn] = {
     "random": _random,
     "pick": _pick,
     "roll": _roll,
-    "time": _clock(lambda now: f"{now:%H:%M}"),
-    "date": _clock(lambda now: f"{_MONTHS[now.month - 1]} {now.day}, {now.year}"),
-    "weekday": _clock(lambda now: _WEEKDAYS[now.weekday()]),
-    "isodate": _clock(lambda now: now.date().isoformat()),
-    "isotime": _clock(lambda now: f"{now:%H:%M:%S}"),
+    "time": _clock(lambda now, language: f"{now:%H:%M}"),
+    "date": _clock(format_date),
+    "weekday": _clock(format_weekday),
+    "isodate": _clock(lambda now, language: now.date().isoformat()),
+    "isotime": _clock(lambda now, language: f"{now:%H:%M:%S}"),
     "idle": _idle,
     "lastMessage": _last(None),
     "lastUserMessage": _last("user"),

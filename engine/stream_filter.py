@@ -21,7 +21,8 @@ clean text of the finished reply:
 - Tidying (`TextWriter` while streaming, `clean_text` for a whole reply): a line left with only
   whitespace after removals disappears with its line break; whitespace before a removal at the
   end of a line goes; removals mid-line leave the first run of whitespace around them (``hits
-  you [health: -5] hard`` → ``hits you hard``) and at the start of a line keep the indentation;
+  you [health: -5] hard`` → ``hits you hard``), or none before closing punctuation (``gold
+  [gold: +50].`` → ``gold.``), and at the start of a line keep the indentation;
   runs of 3+ line breaks (blank lines may hold spaces) become 2; the whole text is stripped.
 - While streaming, only a ``[`` or ``<`` that may still open a directive or tag, and trailing
   whitespace (its tidying depends on what follows), are held back; everything else is emitted
@@ -299,7 +300,8 @@ class TextWriter:
             body = _BLANK_RUN.sub("\n\n", body)
         if self.started:
             if self.pending:
-                self.out.append(_tidy("".join(self.pending)))
+                gap = "".join(self.pending)
+                self.out.append(_before(_tidy(gap), body) if MARK in gap else _tidy(gap))
         else:
             self.started = True
         self.pending.clear()
@@ -328,7 +330,8 @@ class TextWriter:
             if pending:
                 if lead:
                     pending.append(piece[:lead])
-                self.out.append(_tidy(pending[0] if len(pending) == 1 else "".join(pending)))
+                gap = pending[0] if len(pending) == 1 else "".join(pending)
+                self.out.append(_before(_tidy(gap), body) if MARK in gap else _tidy(gap))
             elif lead:
                 self.out.append(_tidy(piece[:lead]))
         else:
@@ -363,7 +366,9 @@ def clean_text(pieces: list[str]) -> str:
                 gap = pending + piece[:lead] if lead else pending
                 if gap:
                     tidied = _TIDIED.get(gap)
-                    append(_tidy(gap) if tidied is None else tidied)
+                    if tidied is None:
+                        tidied = _tidy(gap)
+                    append(_before(tidied, body) if tidied and MARK in gap else tidied)
             else:
                 started = True
             append(body)
@@ -378,6 +383,18 @@ def clean_text(pieces: list[str]) -> str:
 
 
 _TIDIED: dict[str, str] = {}
+
+
+# Closing punctuation: a removal just before one takes the space before it along, so "You find
+# gold [gold: +50]." reads "You find gold." and "你被击中了 [health: -5]。" reads "你被击中了。".
+_CLOSERS = frozenset(".,;:!?…)]}»”’。，、；：！？）】」』")
+
+
+def _before(tidied: str, body: str) -> str:
+    """A tidied gap that held a removal, given the visible text after it."""
+    if tidied and body[0] in _CLOSERS and "\n" not in tidied:
+        return ""
+    return tidied
 
 
 def _tidy(gap: str) -> str:

@@ -275,5 +275,5 @@ def test_play_ends_at_end_of_input(world_file: str) -> None:
 
 def test_a_missing_world_option_is_a_usage_error() -> None:
     done = run("parse")
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert "--world" in done.stderr
