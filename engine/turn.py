@@ -318,7 +318,9 @@ class _Run:
                 yield event
             return
         prompt = self._prompt(user_text)
-        stream = _Stream(self.turn, prompt, StreamFilter(self.world, self.state.values))
+        stream = _Stream(
+            self.turn, prompt, StreamFilter(self.world, self.state.values), self.user_text
+        )
         async for delta in stream.run():
             yield delta
         text = self._apply_reply(stream.raw, stopped=stream.stopped)
@@ -465,10 +467,20 @@ class _Run:
 class _Stream:
     """Streams one request through the filter, honouring ``Turn.stop()`` at any moment."""
 
-    def __init__(self, turn: Turn, prompt: PromptResult, stream_filter: StreamFilter) -> None:
+    def __init__(
+        self,
+        turn: Turn,
+        prompt: PromptResult,
+        stream_filter: StreamFilter,
+        player_text: str | None = None,
+    ) -> None:
         self.turn = turn
         self.request = ChatRequest.from_settings(
-            prompt.messages, prompt.breakpoint, turn.world.settings, turn.model
+            prompt.messages,
+            prompt.breakpoint,
+            turn.world.settings,
+            turn.model,
+            player_text=player_text,
         )
         self.filter = stream_filter
         self.raw = ""

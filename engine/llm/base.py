@@ -38,6 +38,9 @@ class ChatRequest:
     min_p: float | None = None
     structured_output: bool = False
     stop: list[str] | None = None
+    # What the player typed this turn; never sent to an API. The offline narrator answers it,
+    # since the prompt's last user message may be a creator's post-history entry instead.
+    player_text: str | None = None
 
     @classmethod
     def from_settings(
@@ -46,9 +49,11 @@ class ChatRequest:
         breakpoint: int | None,
         settings: Settings,
         model: str = "",
+        player_text: str | None = None,
     ) -> ChatRequest:
         """Build a request carrying a world's sampling settings."""
         return cls(
+            player_text=player_text,
             messages=list(messages),
             breakpoint=breakpoint,
             model=model,

@@ -193,7 +193,11 @@ class OfflineProvider:
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[Chunk]:
         """Stream the closure in a few small chunks, then the suggestions, at zero usage."""
-        action = last_action(request.messages)
+        action = (
+            request.player_text
+            if request.player_text is not None
+            else last_action(request.messages)
+        )
         rng = self.rng or random.Random(hashlib.sha256(action.encode()).digest())
         for piece in _pieces(closure(action, self.language)):
             yield Chunk(text=piece)

@@ -161,9 +161,10 @@ def make_turn(
     *,
     state: SessionState | None = None,
     history: list[Message] | None = None,
+    world_: WorldDefinition | None = None,
     **kwargs: Any,
 ) -> Turn:
-    w = world()
+    w = world_ or world()
     return Turn(
         w,
         state or SessionState.initial(w),
@@ -211,6 +212,22 @@ async def test_a_turn_on_the_offline_provider() -> None:
     assert result.fired_rules == ["welcome", "tick"]
     assert turn.result is result
     json.dumps(result.to_dict())  # JSON-ready
+
+
+async def test_the_offline_narrator_answers_the_player_not_a_user_role_post_history_entry() -> None:
+    data = json.loads(json.dumps(WORLD))
+    data["entries"].append(
+        {
+            "id": "cot-bypass",
+            "section": "post-history",
+            "apiRole": "user",
+            "content": "Post A",
+        }
+    )
+    provider = OfflineProvider("en", SeededRng(1))
+    turn = make_turn(PlayerAction("message", "I open the chest"), provider, world_=load_world(data))
+    result = await turn.run()
+    assert result.text == "You open the chest. Nothing changes."
 
 
 async def test_a_scripted_reply_streams_clean_text_and_applies_its_directives() -> None:
