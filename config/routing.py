@@ -2,4 +2,6 @@
 
 from django.urls import URLPattern, URLResolver
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from play.routing import websocket_urlpatterns as play_websocket_urlpatterns
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [*play_websocket_urlpatterns]

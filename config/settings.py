@@ -77,6 +77,27 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "studio:world_list"
 LOGOUT_REDIRECT_URL = "gallery"
 
+# Production hardening. With DEBUG off, cookies travel over HTTPS only unless SECURE_COOKIES=false
+# says otherwise; the HTTPS redirect, HSTS and trusting the proxy's X-Forwarded-Proto are opt-in
+# because TLS usually ends at the proxy in front of daphne.
+SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"  # the custom-UI sandbox opts in with @xframe_options_sameorigin
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("es", "Español"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
@@ -99,7 +120,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 reads with a 5 s socket timeout, the same 5 s channels_redis blocks
+            # in BZPOPMIN, so under load the pop's answer lands after the timeout and the
+            # consumer dies with 1011; and its pools refuse (not queue) a 101st concurrent
+            # command, which 500 sockets joining their groups at once exceed.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 4096}]
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -124,6 +151,15 @@ FABULA_KEY_ENCRYPTION_SECRET = env_secret("FABULA_KEY_ENCRYPTION_SECRET", SECRET
 # USD per million tokens; glob patterns on the model name.
 FABULA_PRICES: dict[str, dict[str, float]] = {}
 FABULA_DAILY_ACTION_QUOTA = env_int("FABULA_DAILY_ACTION_QUOTA", 200)
+# Play: the per-session turn lock's lease (renewed while a turn runs; a dead process frees the
+# session after it), model timeouts and retries, and the history size that triggers compaction
+# (0: 60% of the world's maxContext).
+FABULA_TURN_LOCK_TTL_MS = env_int("FABULA_TURN_LOCK_TTL_MS", 30_000)
+FABULA_PROVIDER_TIMEOUT = float(env_str("FABULA_PROVIDER_TIMEOUT", "60"))
+FABULA_FIRST_TOKEN_TIMEOUT = float(env_str("FABULA_FIRST_TOKEN_TIMEOUT", "60"))
+FABULA_PROVIDER_RETRIES = env_int("FABULA_PROVIDER_RETRIES", 3)
+FABULA_PROVIDER_BACKOFF = float(env_str("FABULA_PROVIDER_BACKOFF", "0.5"))
+FABULA_COMPACTION_TOKENS = env_int("FABULA_COMPACTION_TOKENS", 0)
 
 LOGGING = {
     "version": 1,

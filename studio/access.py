@@ -1,7 +1,8 @@
 """Who may see and change a world. Fail closed: first line of every view and API operation.
 
 Drafts are visible to their owner only (404 for everyone else, so their existence does not
-leak); a published world is readable by anyone and writable by its owner only (403).
+leak); a published world is readable by anyone and writable by its owner only (403). Even then
+others read its published versions, never the live draft's rows (``get_draft_for_user``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,18 @@ def get_world_for_user(user: Any, world_id: int, *, write: bool = False) -> Worl
         raise Http404("world not found")
     if write and world.owner_id != getattr(user, "pk", None):
         raise PermissionDenied("this world is read-only for you")
+    return world
+
+
+def get_draft_for_user(user: Any, world_id: int) -> World:
+    """The world if ``user`` may read its live draft (rows, settings, exports): the owner only.
+
+    Raises Http404 when the world is not visible, PermissionDenied on someone else's published
+    world, whose unpublished edits stay private.
+    """
+    world = get_world_for_user(user, world_id)
+    if world.owner_id != getattr(user, "pk", None):
+        raise PermissionDenied("only the owner can read the draft; export a version")
     return world
 
 

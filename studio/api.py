@@ -10,7 +10,6 @@ import json
 from typing import Any
 
 import pydantic
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404
 from ninja import Body, File, Router, Status
@@ -20,9 +19,10 @@ from ninja.files import UploadedFile
 from engine.interop import import_file, world_to_worldinfo
 from engine.world import WorldDefinition, WorldValidationError, load_world
 from studio import publishing, worlds
-from studio.access import get_version_for_user, get_world_for_user
+from studio.access import get_draft_for_user, get_version_for_user, get_world_for_user
 from studio.api_items import add_item_routes
 from studio.assets import store_audio_asset
+from studio.importing import check_import_size
 from studio.models import ApiToken, World
 from studio.preview import parse_preview, preview_prompt
 from studio.schemas import (
@@ -86,15 +86,28 @@ def import_world(request: ApiRequest) -> Any:
         upload = request.FILES.get("file")
         if upload is None:
             raise WorldValidationError(["file: is required"])
+        check_import_size(upload.size or 0)
         definition, warnings = import_file(upload.read(), upload.name or "upload")
     else:
-        definition = _json_world(request.body)
+        definition = _json_world(request)
         warnings = list(definition.warnings)
     world = worlds.import_world(request.auth, definition)
     return Status(201, {"world": _world_out(world), "warnings": warnings})
 
 
-def _json_world(body: bytes) -> WorldDefinition:
+def _declared_length(request: ApiRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def _json_world(request: ApiRequest) -> WorldDefinition:
+    # The declared length is checked before the body is read (past DATA_UPLOAD_MAX_MEMORY_SIZE
+    # Django would answer a bare 400); the real length after, for a body sent without one.
+    check_import_size(_declared_length(request), "$")
+    body = request.body
+    check_import_size(len(body), "$")
     try:
         data = json.loads(body or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -107,7 +120,15 @@ def _json_world(body: bytes) -> WorldDefinition:
 
 @router.get("/worlds/{int:world_id}", response=WorldOut, summary="Get a world's header")
 def get_world(request: ApiRequest, world_id: int) -> dict[str, Any]:
-    return _world_out(get_world_for_user(request.auth, world_id))
+    world = get_world_for_user(request.auth, world_id)
+    out = _world_out(world)
+    version = world.published_version
+    if world.owner_id != request.auth.pk and version is not None:
+        # Others see the header as published, not the draft's unreleased edits.
+        author = version.definition.get("author", "")
+        out.update(name=version.name, description=version.description, author=author)
+        out.update(language=version.language or None, updated=version.created_at)
+    return out
 
 
 @router.patch("/worlds/{int:world_id}", response=WorldOut, summary="Change a world's header")
@@ -132,12 +153,12 @@ def delete_world(request: ApiRequest, world_id: int) -> Any:
 )
 def replace_content(request: ApiRequest, world_id: int) -> dict[str, Any]:
     world = get_world_for_user(request.auth, world_id, write=True)
-    return _world_out(worlds.replace_world_content(world, _json_world(request.body)))
+    return _world_out(worlds.replace_world_content(world, _json_world(request)))
 
 
 @router.get("/worlds/{int:world_id}/settings", response=dict[str, Any], summary="Settings")
 def get_settings(request: ApiRequest, world_id: int) -> dict[str, Any]:
-    return dict(get_world_for_user(request.auth, world_id).settings)
+    return dict(get_draft_for_user(request.auth, world_id).settings)
 
 
 @router.patch("/worlds/{int:world_id}/settings", response=dict[str, Any], summary="Settings")
@@ -151,10 +172,9 @@ def update_settings(
 @router.get("/worlds/{int:world_id}/export", response=dict[str, Any], summary="Export JSON")
 def export_world(request: ApiRequest, world_id: int, version: int | None = None) -> Any:
     """The draft as WorldDefinition JSON, or with ``?version=N`` that published version."""
-    world = get_world_for_user(request.auth, world_id)
     if version is None:
-        _require_owner(request, world)
-        return worlds.export_world_json(world)
+        return worlds.export_world_json(get_draft_for_user(request.auth, world_id))
+    world = get_world_for_user(request.auth, world_id)
     frozen = world.versions.filter(number=version).first()
     if frozen is None:
         raise Http404("version not found")
@@ -167,15 +187,8 @@ def export_world(request: ApiRequest, world_id: int, version: int | None = None)
     summary="Export the lorebook as SillyTavern World Info",
 )
 def export_worldinfo(request: ApiRequest, world_id: int) -> dict[str, Any]:
-    world = get_world_for_user(request.auth, world_id)
-    _require_owner(request, world)
+    world = get_draft_for_user(request.auth, world_id)
     return world_to_worldinfo(worlds.world_to_definition(world))
-
-
-def _require_owner(request: ApiRequest, world: World) -> None:
-    # Others see a published world through its versions, never through the live draft.
-    if world.owner_id != request.auth.pk:
-        raise PermissionDenied("only the owner can read the draft; export a version")
 
 
 @router.post("/worlds/{int:world_id}/preview", response=dict[str, Any], summary="Prompt preview")

@@ -2,7 +2,8 @@
 
 Each kind gets list, create, get, replace (PUT), change (PATCH), delete, move and duplicate;
 bodies are the item's world JSON, validated by its engine model. The single objects (BGM
-playlist, custom UI and its files) and the audio upload of a track are below.
+playlist, custom UI and its files) and the audio upload of a track are below. Reads are the
+owner's too: others see a published world through its versions, never the live draft.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from ninja import Body, File, Router, Status
 from ninja.files import UploadedFile
 
 from studio import worlds
-from studio.access import get_world_for_user
+from studio.access import get_draft_for_user, get_world_for_user
 from studio.assets import store_audio_asset
 from studio.models import (
     AudioTrack,
@@ -73,7 +74,7 @@ def _add_kind(router: Router, kind: str, model: type[WorldItem]) -> None:
 
     @router.get(many, response=list[ItemOut], operation_id=f"list_{name}", **opts)
     def list_items(request: ApiRequest, world_id: int) -> list[dict[str, Any]]:
-        world = get_world_for_user(request.auth, world_id)
+        world = get_draft_for_user(request.auth, world_id)
         return [_out(item) for item in model.objects.filter(world=world)]
 
     @router.post(many, response={201: ItemOut}, operation_id=f"create_{name}", **opts)
@@ -83,7 +84,7 @@ def _add_kind(router: Router, kind: str, model: type[WorldItem]) -> None:
 
     @router.get(one, response=ItemOut, operation_id=f"get_{name}", **opts)
     def get(request: ApiRequest, world_id: int, pk: int) -> dict[str, Any]:
-        return _out(get_item(get_world_for_user(request.auth, world_id), model, pk))
+        return _out(get_item(get_draft_for_user(request.auth, world_id), model, pk))
 
     @router.put(one, response=ItemOut, operation_id=f"replace_{name}", **opts)
     def replace(
@@ -140,7 +141,7 @@ def upload_track_audio(
 
 @extras.get("/worlds/{int:world_id}/bgm-playlist", response=dict[str, Any] | None, tags=["bgm"])
 def get_playlist(request: ApiRequest, world_id: int) -> dict[str, Any] | None:
-    world = get_world_for_user(request.auth, world_id)
+    world = get_draft_for_user(request.auth, world_id)
     playlist = BGMPlaylist.objects.filter(world=world).first()
     return worlds.playlist_to_dict(playlist) if playlist else None
 
@@ -166,7 +167,7 @@ ROOT = "/worlds/{int:world_id}/root-component"
 
 @extras.get(ROOT, response=dict[str, Any] | None, tags=["custom-ui"])
 def get_root_component(request: ApiRequest, world_id: int) -> dict[str, Any] | None:
-    return worlds.root_component_dict(get_world_for_user(request.auth, world_id))
+    return worlds.root_component_dict(get_draft_for_user(request.auth, world_id))
 
 
 @extras.put(ROOT, response=dict[str, Any] | None, tags=["custom-ui"])
@@ -199,7 +200,7 @@ def _get_file(world: World, pk: int) -> RootComponentFile:
 
 @extras.get(f"{ROOT}/files", response=list[RootFileOut], tags=["custom-ui"])
 def list_root_files(request: ApiRequest, world_id: int) -> list[dict[str, Any]]:
-    world = get_world_for_user(request.auth, world_id)
+    world = get_draft_for_user(request.auth, world_id)
     return [_file_out(f) for f in world.root_files.all()]
 
 
@@ -212,7 +213,7 @@ def save_root_file(request: ApiRequest, world_id: int, payload: RootFileIn) -> A
 
 @extras.get(f"{ROOT}/files/{{int:pk}}", response=RootFileOut, tags=["custom-ui"])
 def get_root_file(request: ApiRequest, world_id: int, pk: int) -> dict[str, Any]:
-    return _file_out(_get_file(get_world_for_user(request.auth, world_id), pk))
+    return _file_out(_get_file(get_draft_for_user(request.auth, world_id), pk))
 
 
 @extras.put(f"{ROOT}/files/{{int:pk}}", response=RootFileOut, tags=["custom-ui"])

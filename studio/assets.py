@@ -65,10 +65,17 @@ def store_audio_asset(world: World, upload: UploadedFile[bytes]) -> Asset:
     return asset
 
 
+# A track's url is creator text; only these may reach an ``src`` (no javascript:, data:…).
+SAFE_URL_PREFIXES = ("https://", "http://", "/")
+
+
 def resolve_asset_url(ref: str) -> str:
-    """The URL a browser fetches for ``@asset:<uid>``; other URLs pass through unchanged."""
+    """The URL a browser fetches for ``@asset:<uid>``; http(s) and site paths pass through.
+
+    Anything else (``javascript:``, ``data:``, an unknown asset) gives "".
+    """
     if not ref.startswith("@asset:"):
-        return ref
+        return ref if ref.lower().startswith(SAFE_URL_PREFIXES) else ""
     try:
         uid = uuid.UUID(ref.removeprefix("@asset:"))
     except ValueError:

@@ -197,8 +197,21 @@ class Reaction(WorldItem):
         constraints = _unique_key("reaction")
 
 
+# The extension is what a web server goes by for the Content-Type, so it comes from the
+# sniffed type, never from the uploader's file name (``x.html`` that starts with ``ID3``).
+AUDIO_EXTENSIONS = {
+    "audio/wav": ".wav",
+    "audio/mpeg": ".mp3",
+    "audio/ogg": ".ogg",
+    "audio/flac": ".flac",
+    "audio/mp4": ".m4a",
+}
+
+
 def asset_upload_to(instance: Asset, filename: str) -> str:
-    return f"assets/{instance.world.uid}/{instance.uid}/{filename}"
+    """``assets/<world pk>/<random uuid>.<ext>``: unguessable, nothing the uploader chose."""
+    extension = AUDIO_EXTENSIONS.get(instance.content_type, ".bin")
+    return f"assets/{instance.world_id}/{instance.uid}{extension}"
 
 
 class Asset(models.Model):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 
 from django.contrib.auth.models import User
@@ -36,12 +37,15 @@ def authenticate_token(raw: str) -> User | None:
     """The active user owning ``raw``, or None for an unknown or revoked token."""
     if not raw.startswith(TOKEN_PREFIX):
         return None
+    digest = _digest(raw)
+    # Looked up by the digest of the secret, never the secret, so the lookup's timing says
+    # nothing about it; the final comparison is constant-time all the same.
     token = (
         ApiToken.objects.select_related("user")
-        .filter(digest=_digest(raw), revoked__isnull=True, user__is_active=True)
+        .filter(digest=digest, revoked__isnull=True, user__is_active=True)
         .first()
     )
-    if token is None:
+    if token is None or not hmac.compare_digest(token.digest, digest):
         return None
     ApiToken.objects.filter(pk=token.pk).update(last_used=timezone.now())
     return token.user

@@ -1,0 +1,373 @@
+"""Relay benchmark: N concurrent play sessions streaming through daphne, token by token.
+
+For each level (50, 200, 500 sessions by default) it starts a fresh daphne (the Redis channel
+layer and Redis locks when REDIS_URL is set; otherwise the embedded in-memory layer) and a
+loopback OpenAI-compatible model server in its own process that streams TOKENS tokens per reply
+at a fixed RATE. Each token carries the CLOCK_MONOTONIC time at which the model server wrote
+it, so the client measures the latency the whole path adds (SDK, engine stream filter, relay,
+daphne, websocket) per token. It prints per-token added latency p50/p99, turn completion p99,
+frames lost (seq gaps, or text that differs from the saved message; must be 0) and daphne RSS
+growth per session. Loopback only; every level is bounded in time.
+
+    .venv/bin/python bench/relay.py                      # 50, 200, 500 sessions
+    .venv/bin/python bench/relay.py --sessions 500 --rate 10 --tokens 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+VENV_BIN = Path(sys.executable).parent
+STAMP = re.compile(r"\d{10}\.\d{6}")
+
+
+# --- the model server (own process) ----------------------------------------------------------
+
+
+def serve_model(port: int, tokens: int, rate: float) -> None:
+    asyncio.run(_serve(port, tokens, rate))
+
+
+async def _serve(port: int, tokens: int, rate: float) -> None:
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                length = 0
+                for line in lines[1:]:
+                    if line.lower().startswith("content-length:"):
+                        length = int(line.split(":", 1)[1])
+                body = json.loads(await reader.readexactly(length)) if length else {}
+                await _stream(writer, body, tokens, rate)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", port, backlog=4096)
+    async with server:
+        await server.serve_forever()
+
+
+def _chunk(data: dict[str, Any]) -> bytes:
+    payload = f"data: {json.dumps(data)}\n\n".encode()
+    return f"{len(payload):x}\r\n".encode() + payload + b"\r\n"
+
+
+async def _stream(
+    writer: asyncio.StreamWriter, body: dict[str, Any], tokens: int, rate: float
+) -> None:
+    writer.write(
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+        b"transfer-encoding: chunked\r\nconnection: keep-alive\r\n\r\n"
+    )
+    base = {"id": "bench", "object": "chat.completion.chunk", "created": 0, "model": "bench"}
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    for i in range(tokens):
+        await asyncio.sleep(max(0.0, start + i / rate - loop.time()))
+        delta = {"content": f"{time.monotonic():017.6f} "}
+        writer.write(_chunk({**base, "choices": [{"index": 0, "delta": delta}]}))
+        await writer.drain()
+    done = {"index": 0, "delta": {}, "finish_reason": "stop"}
+    writer.write(_chunk({**base, "choices": [done]}))
+    usage = {"prompt_tokens": 100, "completion_tokens": tokens, "total_tokens": 100 + tokens}
+    writer.write(_chunk({**base, "choices": [], "usage": usage}))
+    payload = b"data: [DONE]\n\n"
+    writer.write(f"{len(payload):x}\r\n".encode() + payload + b"\r\n0\r\n\r\n")
+    await writer.drain()
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_port(port: int, process: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError("daphne exited at start")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+def setup_django(database_url: str) -> None:
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def make_sessions(count: int) -> tuple[str, list[str]]:
+    """A player with ``count`` live sessions of a small world; returns its cookie and the ids."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from play.sessions import start_session
+    from studio.publishing import publish_world
+    from tests.factories import make_world
+
+    user = User.objects.filter(username="bench").first() or User.objects.create_user("bench")
+    version = publish_world(make_world(user))
+    ids = [str(start_session(user, version, mode="live").pk) for _ in range(count)]
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}", ids
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+# --- the clients -----------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    latencies: list[float] = field(default_factory=list)
+    turn_seconds: float | None = None
+    lost: int = 0
+    error: str = ""
+
+
+async def play_one(
+    url: str, cookie: str, origin: str, tokens: int, go: asyncio.Event, delay: float = 0.0
+) -> Outcome:
+    from websockets.asyncio.client import connect
+
+    outcome = Outcome()
+    async with connect(
+        url, additional_headers={"Cookie": cookie, "Origin": origin}, max_queue=None
+    ) as ws:
+        history = json.loads(await ws.recv())
+        if history.get("type") != "history":
+            outcome.error = f"no history: {history}"
+            return outcome
+        await go.wait()
+        await asyncio.sleep(delay)  # players do not all press Enter in the same millisecond
+        sent = time.monotonic()
+        await ws.send(json.dumps({"type": "send", "text": "Go on"}))
+        reply_id, last_seq, text, seen = None, 0, "", 0
+        while True:
+            frame = json.loads(await ws.recv())
+            now = time.monotonic()
+            kind = frame["type"]
+            if kind == "message_start":
+                reply_id, last_seq = frame["message"]["id"], 0
+            elif kind == "delta" and frame["message_id"] == reply_id:
+                if frame["first_seq"] != last_seq + 1:
+                    outcome.lost += frame["first_seq"] - last_seq - 1
+                last_seq = frame["seq"]
+                text += frame["text"]
+                # A token is its fixed-width stamp; the stream filter may hold back a trailing
+                # space, so a stamp counts as arrived as soon as its digits are all here.
+                stamps = STAMP.findall(text)
+                outcome.latencies.extend(now - float(t) for t in stamps[seen:])
+                seen = len(stamps)
+            elif kind == "message_done" and frame["message"]["role"] == "assistant":
+                outcome.turn_seconds = now - sent
+                content = frame["message"]["content"]
+                if content != text.strip() or len(content.split()) != tokens:
+                    outcome.lost += max(1, tokens - len(text.split()))
+                return outcome
+            elif kind in ("message_failed", "busy", "error"):
+                outcome.error = json.dumps(frame)[:200]
+                return outcome
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run_level(
+    cookie: str,
+    ids: list[str],
+    tokens: int,
+    rate: float,
+    ramp: float,
+    database_url: str,
+    redis_url: str,
+) -> dict[str, Any]:
+    sessions = len(ids)
+    model_port, port = free_port(), free_port()
+    model = multiprocessing.Process(target=serve_model, args=(model_port, tokens, rate))
+    model.start()
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        FABULA_PROVIDER="openai",
+        FABULA_BASE_URL=f"http://127.0.0.1:{model_port}/v1",
+        FABULA_MODEL="bench",
+        FABULA_API_KEY="bench",
+        FABULA_DAILY_ACTION_QUOTA="0",
+        DEBUG="false",
+    )
+    command = [
+        str(VENV_BIN / "daphne"),
+        "-b",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "config.asgi:application",
+    ]
+    if os.environ.get("BENCH_PROFILE"):  # cProfile the daphne process into this file
+        command = [sys.executable, "-m", "cProfile", "-o", os.environ["BENCH_PROFILE"], *command]
+    log_path = Path(tempfile.gettempdir()) / f"bench-daphne-{port}.log"
+    daphne_log = log_path.open("w")
+    daphne = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=daphne_log, stderr=subprocess.STDOUT
+    )
+    try:
+        wait_port(model_port)
+        wait_port(port, daphne)
+        origin = f"http://127.0.0.1:{port}"
+        # One warm-up turn, so imports and client pools are in the baseline.
+        warm = asyncio.Event()
+        warm.set()
+        await play_one(f"ws://127.0.0.1:{port}/ws/play/{ids[0]}/", cookie, origin, tokens, warm)
+        baseline = rss_kib(daphne.pid)
+        go = asyncio.Event()
+        urls = [f"ws://127.0.0.1:{port}/ws/play/{sid}/" for sid in ids]
+        tasks = [
+            asyncio.ensure_future(play_one(u, cookie, origin, tokens, go, ramp * i / len(urls)))
+            for i, u in enumerate(urls)
+        ]
+        await asyncio.sleep(min(10.0, 1 + sessions / 100))  # let every socket connect
+        peak = rss_kib(daphne.pid)
+        started = time.monotonic()
+        cpu_before = cpu_seconds(daphne.pid)
+        model_before = cpu_seconds(model.pid or 0)
+        own_before = time.process_time()
+        go.set()
+        budget = tokens / rate + ramp + 60
+        done, pending = await asyncio.wait(tasks, timeout=budget)
+        peak = max(peak, rss_kib(daphne.pid))
+        cpu = cpu_seconds(daphne.pid) - cpu_before
+        model_cpu = cpu_seconds(model.pid or 0) - model_before
+        own_cpu = time.process_time() - own_before
+        for task in pending:
+            task.cancel()
+        elapsed = time.monotonic() - started
+    finally:
+        daphne.send_signal(signal.SIGINT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            daphne.wait(10)
+        model.terminate()
+        model.join(5)
+    outcomes = [t.result() for t in done if not t.cancelled() and t.exception() is None]
+    errors = [t.exception() for t in done if not t.cancelled() and t.exception() is not None]
+    latencies = [x for o in outcomes for x in o.latencies]
+    turns = [o.turn_seconds for o in outcomes if o.turn_seconds is not None]
+    unfinished = sessions - len(turns)
+    return {
+        "sessions": sessions,
+        "token_p50_ms": percentile(latencies, 0.5) * 1000,
+        "token_p99_ms": percentile(latencies, 0.99) * 1000,
+        "turn_p99_s": percentile(turns, 0.99),
+        "lost": sum(o.lost for o in outcomes) + unfinished * tokens,
+        "unfinished": unfinished,
+        "errors": [o.error for o in outcomes if o.error][:3] + [repr(e) for e in errors[:3]],
+        "kib_per_session": (peak - baseline) / sessions,
+        "frames_per_s": len(latencies) / elapsed if elapsed else 0.0,
+        "wall_s": elapsed,
+        "daphne_cpu": cpu / elapsed if elapsed else 0.0,
+        "model_cpu": model_cpu / elapsed if elapsed else 0.0,
+        "client_cpu": own_cpu / elapsed if elapsed else 0.0,
+    }
+
+
+def raise_file_limit() -> None:
+    """Daphne holds two sockets per session (client and model); children inherit the limit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+
+
+def main() -> None:
+    raise_file_limit()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, nargs="*", default=[50, 200, 500])
+    parser.add_argument("--tokens", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=10.0, help="tokens per second per reply")
+    parser.add_argument(
+        "--ramp", type=float, default=5.0, help="seconds over which the sessions start their turn"
+    )
+    args = parser.parse_args()
+    redis_url = os.environ.get("REDIS_URL", "")
+    with tempfile.TemporaryDirectory() as tmp:
+        database_url = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
+        setup_django(database_url)
+        layer = "redis channel layer + redis locks" if redis_url else "in-memory layer"
+        print(
+            f"relay bench: {args.tokens} tokens/reply at {args.rate:g} tokens/s, {layer}, "
+            f"db {database_url.split(':', 1)[0]}"
+        )
+        header = (
+            f"{'sessions':>8} {'tok p50 ms':>10} {'tok p99 ms':>10} {'turn p99 s':>10} "
+            f"{'lost':>5} {'KiB/sess':>9} {'frames/s':>9} {'daphne cpu':>10}"
+        )
+        print(header)
+        for count in args.sessions:
+            cookie, ids = make_sessions(count)
+            row = asyncio.run(
+                run_level(cookie, ids, args.tokens, args.rate, args.ramp, database_url, redis_url)
+            )
+            print(
+                f"{row['sessions']:>8} {row['token_p50_ms']:>10.1f} {row['token_p99_ms']:>10.1f} "
+                f"{row['turn_p99_s']:>10.2f} {row['lost']:>5} {row['kib_per_session']:>9.1f} "
+                f"{row['frames_per_s']:>9.0f} {row['daphne_cpu']:>9.0%}"
+            )
+            print(
+                f"{'':>8} cpu: model server {row['model_cpu']:.0%}, "
+                f"clients {row['client_cpu']:.0%}, wall {row['wall_s']:.1f} s"
+            )
+            if row["errors"] or row["unfinished"]:
+                print(f"         unfinished={row['unfinished']} errors={row['errors']}")
+        print("target: 500 sessions with token p99 < 50 ms and 0 frames lost")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""The play websocket: authenticate, decode, one call into play.handlers, relay the frames.
+
+No ORM and no rules here. Frames of this session's turns arrive two ways: from this process's
+relay queue (every token, at once) and from the channel-layer group (other processes' turns,
+coalesced); the subscription drops what it has already seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from play import frames, handlers
+from play.errors import SessionForbidden, SessionNotFound
+from play.sessions import player_for
+
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    joined: handlers.Joined | None = None
+    forwarder: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        # Accept first: a close before accept becomes an HTTP 403 and loses the code.
+        await self.accept()
+        session = self.scope.get("session")
+        player = player_for(self.scope.get("user"), getattr(session, "session_key", None))
+        session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
+        try:
+            self.joined, history = await handlers.join(session_id, player, self.channel_name)
+        except SessionNotFound:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        except SessionForbidden:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.send(text_data=history)
+        self.forwarder = asyncio.ensure_future(self._forward(self.joined))
+
+    async def _forward(self, joined: handlers.Joined) -> None:
+        subscription = joined.subscription
+        while True:
+            for text in await subscription.next_texts():
+                await self.send(text_data=text)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.joined is None:
+            return
+        try:
+            frame = frames.decode_frame(text_data if text_data is not None else bytes_data)
+        except frames.FrameError as exc:
+            reply = frames.error(f"{exc.field}: {exc.message}", exc.raw, exc.field)
+            await self.send(text_data=frames.encode(reply))
+            return
+        for reply in await handlers.handle(self.joined, frame):
+            await self.send(text_data=frames.encode(reply))
+
+    async def play_relay(self, event: dict[str, Any]) -> None:
+        """Frames of a turn running in another process, via the channel-layer group."""
+        if self.joined is None:
+            return
+        for text in self.joined.subscription.remote_frames(event):
+            await self.send(text_data=text)
+
+    async def disconnect(self, code: int) -> None:
+        if self.forwarder is not None:
+            self.forwarder.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.forwarder
+        if self.joined is not None:
+            await handlers.leave(self.joined)
+            self.joined = None

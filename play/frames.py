@@ -1,0 +1,276 @@
+"""The websocket wire format of /ws/play/<session_id>/ (docs/PROTOCOL.md is the reference).
+
+Client frames are a pydantic discriminated union on ``type``; ``decode_frame`` turns any text
+into one of them or raises ``FrameError`` naming the offending field. Server frames are plain
+dicts built by the functions below, encoded once per event and fanned out as text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_TEXT = 20_000
+MAX_FRAME_BYTES = 64 * 1024
+
+MessageId = Annotated[int, Field(ge=1)]
+
+
+class ClientFrame(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class SendFrame(ClientFrame):
+    type: Literal["send"]
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+
+
+class RegenerateFrame(ClientFrame):
+    type: Literal["regenerate"]
+    message_id: MessageId | None = None
+
+
+class SwipeFrame(ClientFrame):
+    type: Literal["swipe"]
+    message_id: MessageId
+    direction: Literal["left", "right"]
+
+
+class EditFrame(ClientFrame):
+    type: Literal["edit"]
+    message_id: MessageId
+    content: str = Field(max_length=MAX_TEXT)
+
+
+class DeleteFrame(ClientFrame):
+    type: Literal["delete"]
+    message_id: MessageId
+
+
+class ContinueFrame(ClientFrame):
+    type: Literal["continue"]
+
+
+class StopFrame(ClientFrame):
+    type: Literal["stop"]
+
+
+class RevertFrame(ClientFrame):
+    type: Literal["revert"]
+    message_id: MessageId
+
+
+class BranchFrame(ClientFrame):
+    type: Literal["branch"]
+    message_id: MessageId
+
+
+class CheckpointSaveFrame(ClientFrame):
+    type: Literal["checkpoint_save"]
+    name: str = Field(default="", max_length=200)
+
+
+class CheckpointRestoreFrame(ClientFrame):
+    type: Literal["checkpoint_restore"]
+    checkpoint_id: MessageId
+
+
+class CheckpointDeleteFrame(ClientFrame):
+    type: Literal["checkpoint_delete"]
+    checkpoint_id: MessageId
+
+
+class SwitchGreetingFrame(ClientFrame):
+    type: Literal["switch_greeting"]
+    index: int = Field(ge=0)
+
+
+class ActionFrame(ClientFrame):
+    type: Literal["action"]
+    action_id: str = Field(min_length=1, max_length=200)
+    text: str | None = Field(default=None, max_length=MAX_TEXT)
+
+
+class SyncFrame(ClientFrame):
+    type: Literal["sync"]
+    last_message_id: MessageId | None = None
+
+
+Frame = Annotated[
+    SendFrame
+    | RegenerateFrame
+    | SwipeFrame
+    | EditFrame
+    | DeleteFrame
+    | ContinueFrame
+    | StopFrame
+    | RevertFrame
+    | BranchFrame
+    | CheckpointSaveFrame
+    | CheckpointRestoreFrame
+    | CheckpointDeleteFrame
+    | SwitchGreetingFrame
+    | ActionFrame
+    | SyncFrame,
+    Field(discriminator="type"),
+]
+FRAME_TYPES = (
+    "send",
+    "regenerate",
+    "swipe",
+    "edit",
+    "delete",
+    "continue",
+    "stop",
+    "revert",
+    "branch",
+    "checkpoint_save",
+    "checkpoint_restore",
+    "checkpoint_delete",
+    "switch_greeting",
+    "action",
+    "sync",
+)
+_ADAPTER: TypeAdapter[Frame] = TypeAdapter(Frame)
+
+
+class FrameError(ValueError):
+    """A frame that cannot be decoded; ``field`` names what is wrong ("$" for the whole frame)."""
+
+    def __init__(self, field: str, message: str, raw: Any = None) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+        self.raw = raw
+
+
+def decode_frame(text: str | bytes | None) -> Frame:
+    """Parse one client frame; raises FrameError (never anything else) on bad input."""
+    if text is None:
+        raise FrameError("$", "frames must be JSON text")
+    if len(text) > MAX_FRAME_BYTES:
+        raise FrameError("$", f"frame is larger than {MAX_FRAME_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FrameError("$", f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise FrameError("$", "must be a JSON object", data)
+    kind = data.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise FrameError("type", "is required", data)
+    if kind not in FRAME_TYPES:
+        raise FrameError("type", f"unknown frame type '{kind}'", data)
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = [str(p) for p in err["loc"] if p != kind]
+        raise FrameError(".".join(loc) or "$", _message(err), data) from None
+
+
+def _message(err: Any) -> str:
+    if err["type"] == "missing":
+        return "is required"
+    message = str(err["msg"])
+    return message[0].lower() + message[1:]
+
+
+# --- server frames ---------------------------------------------------------------------------
+
+
+def encode(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def delta(message_id: int, text: str, seq: int, first_seq: int | None = None) -> dict[str, Any]:
+    """``text`` carries deltas ``first_seq``..``seq`` of the message's current stream."""
+    return {
+        "type": "delta",
+        "message_id": message_id,
+        "text": text,
+        "seq": seq,
+        "first_seq": seq if first_seq is None else first_seq,
+    }
+
+
+def message_start(message: dict[str, Any], *, continuing: bool = False) -> dict[str, Any]:
+    return {"type": "message_start", "message": message, "continuing": continuing}
+
+
+def message_done(message: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "message_done", "message": message}
+
+
+def message_failed(message_id: int, error: str, message: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "message_failed", "message_id": message_id, "error": error, "message": message}
+
+
+def state(
+    values: dict[str, Any],
+    turn: int,
+    changes: list[Any] | None = None,
+    *,
+    audio: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "type": "state",
+        "values": values,
+        "turn": turn,
+        "audio": audio or {},
+        "changes": changes or [],
+    }
+
+
+def notification(message: str, style: str) -> dict[str, Any]:
+    return {"type": "notification", "message": message, "style": style}
+
+
+def audio(track_id: str, action: str, value: float | None, chain: str | None) -> dict[str, Any]:
+    return {"type": "audio", "track_id": track_id, "action": action, "value": value, "chain": chain}
+
+
+def choices(items: list[str]) -> dict[str, Any]:
+    return {"type": "choices", "choices": items}
+
+
+def busy(frame: Any, message_id: int | None = None) -> dict[str, Any]:
+    return {
+        "type": "busy",
+        "error": "A turn is already running in this session. Wait for it or stop it.",
+        "message_id": message_id,
+        "frame": frame,
+    }
+
+
+def error(message: str, frame: Any, field: str | None = None) -> dict[str, Any]:
+    return {"type": "error", "error": message, "field": field, "frame": frame}
+
+
+def checkpoints(items: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "checkpoints", "checkpoints": items}
+
+
+def branched(session_id: str, url: str) -> dict[str, Any]:
+    return {"type": "branched", "session_id": session_id, "url": url}
+
+
+def history(
+    session: dict[str, Any],
+    messages: list[dict[str, Any]],
+    state_frame: dict[str, Any],
+    checkpoint_list: list[dict[str, Any]],
+    running: dict[str, Any] | None,
+    pending_choices: list[str],
+) -> dict[str, Any]:
+    return {
+        "type": "history",
+        "session": session,
+        "messages": messages,
+        "state": {k: v for k, v in state_frame.items() if k != "type"},
+        "checkpoints": checkpoint_list,
+        "running": running,
+        "choices": pending_choices,
+    }

@@ -1,0 +1,229 @@
+"""Play sessions as rows: a session, its messages with state snapshots, checkpoints, personas and
+each user's own model provider (seed 004 "useYumina()" chat and session APIs, seed 001 run modes).
+
+A message keeps the engine state after it (``state``), so reverting, swiping and branching
+restore a snapshot instead of replaying rules. ``content`` is what players see; ``raw`` is the
+model's reply with its directives and stays on the server.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+MODES = ("live", "offline", "record", "replay")
+MESSAGE_ROLES = ("user", "assistant", "system")
+MESSAGE_STATUSES = ("complete", "streaming", "failed")
+PROVIDERS = ("openai", "anthropic", "offline")
+
+
+def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [(v, v) for v in values]
+
+
+class Persona(models.Model):
+    """Who the player is in a story (seed 000 "Macros de persona del jugador")."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="personas")
+    name = models.CharField(max_length=200)
+    appearance = models.TextField(blank=True, default="")
+    personality = models.TextField(blank=True, default="")
+    backstory = models.TextField(blank=True, default="")
+    is_active = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(is_active=True),
+                name="persona_one_active_per_user",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_engine(self) -> dict[str, str]:
+        return {
+            "name": self.name,
+            "appearance": self.appearance,
+            "personality": self.personality,
+            "backstory": self.backstory,
+        }
+
+
+class Session(models.Model):
+    """One play-through of a published world version (or of a studio draft, for playtests)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    world = models.ForeignKey(
+        "studio.World", models.SET_NULL, null=True, blank=True, related_name="play_sessions"
+    )
+    world_version = models.ForeignKey(
+        "studio.WorldVersion", models.PROTECT, null=True, blank=True, related_name="sessions"
+    )
+    # A studio playtest plays a snapshot of the draft, taken when the session starts.
+    draft_definition = models.JSONField(null=True, blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="play_sessions",
+    )
+    # Guest previews: the browser's Django session key; the session is only reachable from it.
+    guest_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    title = models.CharField(max_length=200, blank=True, default="")
+    persona = models.ForeignKey(Persona, models.SET_NULL, null=True, blank=True)
+    # The persona as it was when the session started: editing a persona later keeps old stories.
+    persona_data = models.JSONField(default=dict, blank=True)
+    mode = models.CharField(max_length=7, choices=_choices(MODES), default="live")
+    model = models.CharField(max_length=200, blank=True, default="", help_text="Model override.")
+    state = models.JSONField(default=dict, blank=True)
+    dice_seed = models.BigIntegerField(default=0)
+    recording = models.JSONField(default=dict, blank=True)
+    greeting_index = models.PositiveIntegerField(default=0)
+    apply_on_stop = models.BooleanField(
+        default=False, help_text="Apply the directives of a stopped reply."
+    )
+    branched_from = models.ForeignKey(
+        "Message", models.SET_NULL, null=True, blank=True, related_name="branches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(world_version__isnull=False)
+                | models.Q(draft_definition__isnull=False),
+                name="session_has_world",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(owner__isnull=False) | ~models.Q(guest_key=""),
+                name="session_has_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or str(self.id)
+
+    @property
+    def is_guest(self) -> bool:
+        return self.owner_id is None
+
+    @property
+    def is_playtest(self) -> bool:
+        return self.world_version_id is None
+
+
+class Message(models.Model):
+    """One chat message; an assistant message keeps its swipes, each with its own snapshot."""
+
+    session = models.ForeignKey(Session, models.CASCADE, related_name="messages")
+    position = models.PositiveIntegerField()
+    role = models.CharField(max_length=9, choices=_choices(MESSAGE_ROLES))
+    content = models.TextField(blank=True, default="")
+    raw = models.TextField(blank=True, default="")
+    status = models.CharField(max_length=9, choices=_choices(MESSAGE_STATUSES), default="complete")
+    error = models.TextField(blank=True, default="")
+    # Engine SessionState after this message, and the changes it made.
+    state = models.JSONField(default=dict, blank=True)
+    changes = models.JSONField(default=list, blank=True)
+    # [{content, raw, state, changes, status, error, model, usage}], active one mirrored above.
+    swipes = models.JSONField(default=list, blank=True)
+    active_swipe = models.PositiveIntegerField(default=0)
+    choices = models.JSONField(default=list, blank=True)
+    is_greeting = models.BooleanField(default=False)
+    stopped = models.BooleanField(default=False)
+    # Folded into the session's compaction summary; no longer sent to the model verbatim.
+    compacted = models.BooleanField(default=False)
+    model = models.CharField(max_length=200, blank=True, default="")
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    cache_read_tokens = models.PositiveIntegerField(default=0)
+    cache_write_tokens = models.PositiveIntegerField(default=0)
+    cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+    generation_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "position"], name="message_unique_position")
+        ]
+        indexes = [models.Index(fields=["session", "status"], name="message_session_status")]
+
+    def __str__(self) -> str:
+        return f"{self.role} #{self.position}"
+
+
+class Checkpoint(models.Model):
+    """A named save: the state and a copy of the messages at that point."""
+
+    session = models.ForeignKey(Session, models.CASCADE, related_name="checkpoints")
+    name = models.CharField(max_length=200)
+    message_count = models.PositiveIntegerField()
+    state = models.JSONField(default=dict)
+    messages = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ProviderSetting(models.Model):
+    """A user's own model provider. The API key is Fernet-encrypted; only a hint is ever shown."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, models.CASCADE, related_name="provider_setting"
+    )
+    provider = models.CharField(max_length=9, choices=_choices(PROVIDERS), default="offline")
+    base_url = models.URLField(max_length=500, blank=True, default="")
+    model = models.CharField(max_length=200, blank=True, default="")
+    api_key_encrypted = models.TextField(blank=True, default="", editable=False)
+    api_key_hint = models.CharField(max_length=20, blank=True, default="", editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.provider} ({self.model or 'default model'})"
+
+    def __repr__(self) -> str:
+        # Never the ciphertext: reprs end up in logs and tracebacks.
+        hint = self.api_key_hint or "-"
+        return f"<ProviderSetting user={self.user_id} provider={self.provider} key={hint}>"
+
+
+class DailyActionCount(models.Model):
+    """Actions that called a paid model, per player and UTC day (seed 001 G10 quota)."""
+
+    subject = models.CharField(max_length=100, help_text="user:<id> or guest:<key>")
+    day = models.DateField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["subject", "day"], name="dailyactioncount_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subject} {self.day}: {self.count}"
+
+
+def message_usage(message: Message) -> dict[str, Any]:
+    return {
+        "input_tokens": message.input_tokens,
+        "output_tokens": message.output_tokens,
+        "cache_read_tokens": message.cache_read_tokens,
+        "cache_write_tokens": message.cache_write_tokens,
+        "cost": float(message.cost),
+    }

@@ -1,0 +1,71 @@
+"""Recordings as demos (seed 001 "Modos de ejecución"): export a session recorded in record mode
+and import it as a replay session that plays the same story again at zero cost.
+
+The export carries the exchanges, the dice seed, the persona and the pinned clock of each turn,
+so the replayed prompts (and with them the exchange keys) are byte-identical. It never carries
+an API key or the provider's settings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.llm.recording import Recording
+from play.errors import PlayError
+from play.models import Session
+from play.sessions import start_session
+from studio.access import get_version_for_user
+
+DEMO_FORMAT = "fabula-demo"
+DEMO_VERSION = 1
+
+
+def export_recording(session: Session) -> dict[str, Any]:
+    if session.world_version_id is None:
+        raise PlayError("Playtests of drafts cannot be exported as demos.")
+    recording = dict(session.recording or {})
+    turns = recording.pop("turns", {})
+    version = session.world_version
+    assert version is not None
+    return {
+        "format": DEMO_FORMAT,
+        "version": DEMO_VERSION,
+        "world": {"version_id": version.pk, "content_hash": version.content_hash},
+        "dice_seed": session.dice_seed,
+        "persona": session.persona_data,
+        "actions": list(
+            session.messages.filter(role="user")
+            .order_by("position")
+            .values_list("content", flat=True)
+        ),
+        "turns": turns,
+        "recording": recording or Recording().to_dict(),
+    }
+
+
+def import_recording(user: Any, data: dict[str, Any], *, guest_key: str = "") -> Session:
+    """Start a replay session from an exported demo; the world version must be readable."""
+    if not isinstance(data, dict) or data.get("format") != DEMO_FORMAT:
+        raise PlayError("This file is not a Fabula demo.", field="format")
+    world = data.get("world") or {}
+    version_id = world.get("version_id") if isinstance(world, dict) else None
+    if not isinstance(version_id, int):
+        raise PlayError("The demo does not name a world version.", field="world.version_id")
+    version = get_version_for_user(user, version_id)
+    if world.get("content_hash") not in (None, version.content_hash):
+        raise PlayError("The demo was recorded on another world.", field="world.content_hash")
+    try:
+        recording = Recording.from_dict(data.get("recording") or {}).to_dict()
+    except ValueError as exc:
+        raise PlayError(str(exc), field="recording") from None
+    seed = data.get("dice_seed")
+    persona = data.get("persona")
+    return start_session(
+        user,
+        version,
+        mode="replay",
+        guest_key=guest_key,
+        dice_seed=seed if isinstance(seed, int) else None,
+        recording={**recording, "turns": data.get("turns") or {}},
+        persona_data=persona if isinstance(persona, dict) else {},
+    )

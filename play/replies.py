@@ -1,0 +1,334 @@
+"""The reply rows of a turn: prepare them before streaming, commit or fail them after.
+
+``prepare_turn`` validates the action and, in one transaction, writes the player's message and a
+``streaming`` placeholder for the reply (what every socket shows at once, and what a restarted
+server recognises as an interrupted turn). ``commit_turn`` saves the reply, the new state, the
+usage and (record mode) the recording in ONE transaction; ``fail_turn`` marks the reply failed
+and leaves the session state untouched. The caller (play.turns) holds the session's lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, cast
+
+from django.db import transaction
+from django.utils import timezone
+
+from engine.session import Message as EngineMessage
+from engine.session import Persona as EnginePersona
+from engine.session import SessionState
+from engine.turn import ActionKind, PlayerAction, TurnResult
+from engine.world import WorldDefinition
+from play.errors import PlayError
+from play.models import Message, Session
+from play.providers import ProviderConfig, provider_config
+from play.sessions import Player, message_dict, next_position, persona_of, state_of, world_of
+
+
+@dataclass
+class TurnPlan:
+    """Everything the turn task needs, read in one transaction before streaming starts."""
+
+    session_id: str
+    player: Player
+    kind: str  # message | regenerate | continue | action
+    action: PlayerAction
+    world: WorldDefinition
+    state: SessionState
+    history: list[EngineMessage]
+    persona: EnginePersona | None
+    config: ProviderConfig
+    dice_seed: int
+    apply_on_stop: bool
+    message_id: int | None  # the reply's row; None until an action turns out to generate
+    position: int
+    swipe_index: int = 0
+    base_content: str = ""  # continue: the text the new part is appended to
+    base_raw: str = ""
+    joiner: str = ""  # continue: " " when the new part needs a space after the old one
+    model: str = ""  # what the prompt and the request name ("" offline)
+    now: datetime = field(default_factory=timezone.now)
+    idle_seconds: float | None = None
+    user_message: dict[str, Any] | None = None
+    reply: dict[str, Any] | None = None
+
+    @property
+    def clock_key(self) -> str:
+        return f"{self.position}:{self.kind}"
+
+
+# --- preparing (sync, one transaction) -------------------------------------------------------
+
+
+def _history(messages: list[Message]) -> list[EngineMessage]:
+    """The chat as the prompt sees it: settled messages that say something."""
+    return [
+        EngineMessage(m.role, m.content)
+        for m in messages
+        if m.content and m.status != "streaming" and not m.compacted
+    ]
+
+
+def _placeholder_swipe(state: dict[str, Any]) -> dict[str, Any]:
+    return {"content": "", "raw": "", "state": state, "changes": [], "status": "streaming"}
+
+
+def prepare_turn(
+    session_id: str,
+    player: Player,
+    kind: str,
+    text: str = "",
+    action_id: str | None = None,
+    target_id: int | None = None,
+) -> TurnPlan:
+    """Validate the action and write what the player sees at once; the caller holds the lock."""
+    with transaction.atomic():
+        session = Session.objects.select_for_update().filter(pk=session_id).first()
+        if session is None:
+            raise PlayError("This session no longer exists.")
+        messages = list(session.messages.all())
+        world = world_of(session)
+        now = timezone.now()
+        plan = _plan_for(session, messages, world, player, kind, text, action_id, target_id, now)
+        if kind in ("message", "action") and text.strip():
+            user = Message.objects.create(
+                session=session,
+                position=next_position(session),
+                role="user",
+                content=text,
+                raw=text,
+                state=session.state,
+            )
+            plan.user_message = message_dict(user)
+            plan.position = user.position + 1
+        if kind != "action" or action_id is None:
+            # An action may end without a reply; its row is written at its first delta.
+            _write_placeholder(session, plan, messages, target_id)
+        _pin_clock(session, plan)
+    return plan
+
+
+def _plan_for(
+    session: Session,
+    messages: list[Message],
+    world: WorldDefinition,
+    player: Player,
+    kind: str,
+    text: str,
+    action_id: str | None,
+    target_id: int | None,
+    now: datetime,
+) -> TurnPlan:
+    last = messages[-1] if messages else None
+    state = state_of(session)
+    history = _history(messages)
+    engine_kind = kind
+    if kind == "regenerate":
+        if last is None:
+            raise PlayError("There is nothing to regenerate yet.")
+        if target_id is not None and last.pk != target_id:
+            raise PlayError("Only the last message can be regenerated.", field="message_id")
+        if last.role == "assistant":
+            if last.is_greeting:
+                raise PlayError("The greeting cannot be regenerated; switch greetings instead.")
+            earlier = [m for m in messages if m.position < last.position]
+            history = _history(earlier)
+            before = next((m.state for m in reversed(earlier) if m.state), None)
+            state = SessionState.model_validate(before) if before else state
+        if not any(m.role == "user" for m in history):
+            raise PlayError("There is no player message to answer.")
+    elif kind == "continue":
+        if last is None or last.role != "assistant" or not last.content:
+            raise PlayError("Only a reply of the narrator can be continued.")
+        if last.status == "streaming":
+            raise PlayError("This message is still being written.")
+    last_user = next((m for m in reversed(messages) if m.role == "user"), None)
+    idle = (now - last_user.created_at).total_seconds() if last_user else None
+    config = provider_config(session, world, player.subject, now)
+    plan = TurnPlan(
+        session_id=str(session.pk),
+        player=player,
+        kind=kind,
+        action=PlayerAction(cast(ActionKind, engine_kind), text=text, action_id=action_id),
+        world=world,
+        state=state,
+        history=history,
+        persona=persona_of(session),
+        config=config,
+        dice_seed=session.dice_seed,
+        apply_on_stop=session.apply_on_stop or _world_applies_on_stop(world),
+        message_id=None,
+        position=next_position(session),
+        now=now,
+        idle_seconds=idle,
+        model=config.model if config.kind != "offline" else "",
+    )
+    return plan
+
+
+def _world_applies_on_stop(world: WorldDefinition) -> bool:
+    """A world may ask for stopped replies to keep their directives (``settings.applyOnStop``)."""
+    return bool((world.settings.model_extra or {}).get("applyOnStop"))
+
+
+def _pin_clock(session: Session, plan: TurnPlan) -> None:
+    """Record and replay see the same time and idle time, so their prompts are identical."""
+    if plan.config.mode != "replay":
+        return
+    pinned = (session.recording.get("turns") or {}).get(plan.clock_key) or {}
+    if isinstance(pinned.get("now"), str):
+        plan.now = datetime.fromisoformat(pinned["now"])
+        plan.idle_seconds = pinned.get("idle")
+        plan.model = str(pinned.get("model") or "")
+
+
+def _write_placeholder(
+    session: Session, plan: TurnPlan, messages: list[Message], target_id: int | None
+) -> None:
+    last = messages[-1] if messages else None
+    input_state = plan.state.model_dump(mode="json")
+    if plan.kind == "continue" and last is not None:
+        reply = last
+        plan.base_content, plan.base_raw = last.content, last.raw
+        plan.swipe_index = last.active_swipe
+        reply.status = "streaming"
+        reply.error = ""
+    elif plan.kind == "regenerate" and last is not None and last.role == "assistant":
+        reply = last
+        swipes = list(reply.swipes) or [_swipe_of(reply)]
+        if swipes[min(reply.active_swipe, len(swipes) - 1)].get("status") == "failed":
+            index = min(reply.active_swipe, len(swipes) - 1)  # retry in place of the failure
+            swipes[index] = _placeholder_swipe(input_state)
+        else:
+            swipes.append(_placeholder_swipe(input_state))
+            index = len(swipes) - 1
+        reply.swipes, reply.active_swipe, plan.swipe_index = swipes, index, index
+        reply.content = reply.raw = reply.error = ""
+        reply.status, reply.state, reply.changes, reply.choices = "streaming", input_state, [], []
+        reply.stopped = False
+    else:
+        reply = Message(
+            session=session,
+            position=plan.position,
+            role="assistant",
+            status="streaming",
+            state=input_state,
+            swipes=[_placeholder_swipe(input_state)],
+        )
+    reply.model = plan.config.model
+    reply.save()
+    plan.message_id = reply.pk
+    plan.position = reply.position
+    plan.reply = message_dict(reply)
+
+
+def _swipe_of(message: Message) -> dict[str, Any]:
+    return {
+        "content": message.content,
+        "raw": message.raw,
+        "state": message.state,
+        "changes": message.changes,
+        "status": message.status,
+        "error": message.error,
+        "choices": message.choices,
+        "model": message.model,
+        "usage": _usage_of(message),
+        "generation_ms": message.generation_ms,
+    }
+
+
+def _usage_of(message: Message) -> dict[str, Any]:
+    return {
+        "input_tokens": message.input_tokens,
+        "output_tokens": message.output_tokens,
+        "cache_read_tokens": message.cache_read_tokens,
+        "cache_write_tokens": message.cache_write_tokens,
+        "cost": float(message.cost),
+    }
+
+
+def add_reply_placeholder(plan: TurnPlan) -> TurnPlan:
+    """An action turned out to generate: create its reply row now."""
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=plan.session_id)
+        _write_placeholder(session, plan, [], None)
+    return plan
+
+
+# --- committing (sync, one transaction) ------------------------------------------------------
+
+
+def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: Any) -> Any:
+    """Save the reply, the new state, the usage and the recording together."""
+    state = result.state.model_dump(mode="json")
+    changes = [c.to_dict() for c in result.changes]
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=plan.session_id)
+        session.state = state
+        if recording is not None:
+            turns = dict(session.recording.get("turns") or {})
+            turns[plan.clock_key] = {
+                "now": plan.now.isoformat(),
+                "idle": plan.idle_seconds,
+                "model": plan.model,
+            }
+            session.recording = {**recording, "turns": turns}
+        session.save(update_fields=["state", "recording", "updated_at"])
+        if plan.message_id is None:
+            return None
+        reply = Message.objects.get(pk=plan.message_id)
+        usage = result.usage
+        if plan.kind == "continue":
+            reply.content = plan.base_content + plan.joiner + result.text
+            reply.raw = plan.base_raw + result.raw
+            reply.changes = list(reply.changes) + changes
+            reply.input_tokens += usage.input_tokens
+            reply.output_tokens += usage.output_tokens
+            reply.cache_read_tokens += usage.cache_read_tokens
+            reply.cache_write_tokens += usage.cache_write_tokens
+            reply.cost += Decimal(str(usage.cost))
+            reply.generation_ms += elapsed_ms
+        else:
+            reply.content, reply.raw, reply.changes = result.text, result.raw, changes
+            reply.input_tokens, reply.output_tokens = usage.input_tokens, usage.output_tokens
+            reply.cache_read_tokens = usage.cache_read_tokens
+            reply.cache_write_tokens = usage.cache_write_tokens
+            reply.cost = Decimal(str(usage.cost))
+            reply.generation_ms = elapsed_ms
+        reply.status, reply.error, reply.state = "complete", "", state
+        reply.choices = list(result.choices)
+        reply.stopped = result.stopped
+        reply.model = plan.config.model
+        _mirror_swipe(reply, plan.swipe_index)
+        reply.save()
+        return message_dict(reply)
+
+
+def _mirror_swipe(reply: Message, index: int) -> None:
+    swipes = list(reply.swipes)
+    while len(swipes) <= index:
+        swipes.append({})
+    swipes[index] = {**_swipe_of(reply), "stopped": reply.stopped}
+    reply.swipes, reply.active_swipe = swipes, index
+
+
+def fail_turn(plan: TurnPlan, error: str) -> Any:
+    """Mark the reply failed with ``error``; the session state is left as it was."""
+    if plan.message_id is None:
+        return None
+    with transaction.atomic():
+        reply = Message.objects.select_for_update().filter(pk=plan.message_id).first()
+        if reply is None:
+            return None
+        reply.status, reply.error = "failed", error
+        if plan.kind == "continue":
+            reply.content, reply.raw = plan.base_content, plan.base_raw
+        else:
+            reply.content = reply.raw = ""
+            reply.state = plan.state.model_dump(mode="json")
+        _mirror_swipe(reply, plan.swipe_index)
+        reply.save()
+        return message_dict(reply)

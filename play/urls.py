@@ -1,0 +1,27 @@
+"""URLs of the play pages, mounted at /play/ (the websocket lives in config/routing.py)."""
+
+from django.urls import URLPattern, path
+
+from play.views import pages, personas, playtest, providers, sandbox
+
+app_name = "play"
+
+urlpatterns: list[URLPattern] = [
+    path("", pages.session_list, name="session_list"),
+    path("start/<int:version_id>/", pages.start, name="start"),
+    path("preview/<int:version_id>/", pages.preview, name="preview"),
+    path("<uuid:session_id>/", pages.session_page, name="session"),
+    path("<uuid:session_id>/delete/", pages.delete, name="delete"),
+    path("<uuid:session_id>/persona/", pages.change_persona, name="session_persona"),
+    path("<uuid:session_id>/ui/", sandbox.custom_ui, name="sandbox"),
+    path("personas/", personas.persona_list, name="personas"),
+    path("personas/new/", personas.persona_create, name="persona_create"),
+    path("personas/<int:persona_id>/", personas.persona_edit, name="persona_edit"),
+    path("personas/<int:persona_id>/delete/", personas.persona_delete, name="persona_delete"),
+    path("personas/<int:persona_id>/activate/", personas.persona_activate, name="persona_activate"),
+    path("provider/", providers.provider_settings, name="provider"),
+    path("provider/reset/", providers.provider_reset, name="provider_reset"),
+    path("playtest/<int:world_id>/", playtest.playtest_panel, name="playtest"),
+    path("playtest/<int:world_id>/reset/", playtest.playtest_reset, name="playtest_reset"),
+    path("<uuid:session_id>/state/", playtest.playtest_state, name="playtest_state"),
+]

@@ -1,0 +1,1 @@
+"""The play pages: function views, thin, grouped by noun."""

@@ -1,0 +1,115 @@
+"""The play page, the session list, starting a session and the guest preview (mission P1, P4)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from play.errors import PlayError
+from play.forms import SessionPersonaForm, StartSessionForm
+from play.models import Session
+from play.personas import set_session_persona
+from play.playtests import start_guest_preview
+from play.sessions import delete_session, sessions_of, start_session, world_of
+from play.views.client import client_config
+from play.views.common import guest_key, render_page, session_for
+from studio.access import get_version_for_user
+
+
+@require_GET
+@login_required
+def session_list(request: HttpRequest) -> HttpResponse:
+    sessions = (
+        sessions_of(request.user)
+        .filter(world_version__isnull=False)
+        .annotate(message_count=Count("messages"))
+    )
+    return render(request, "play/session_list.html", {"sessions": sessions})
+
+
+@require_GET
+def session_page(request: HttpRequest, session_id: uuid.UUID) -> HttpResponse:
+    session = session_for(request, session_id)
+    form = None
+    if request.user.is_authenticated and not session.is_playtest:
+        form = SessionPersonaForm(user=request.user, initial={"persona": session.persona_id})
+    return render(request, "play/session.html", _page_context(request, session, form))
+
+
+def _page_context(
+    request: HttpRequest, session: Session, persona_form: SessionPersonaForm | None
+) -> dict[str, object]:
+    world = world_of(session)
+    return {
+        "session": session,
+        "world": world,
+        "chat_messages": list(session.messages.all()),
+        "config": client_config(session, world),
+        "persona_form": persona_form,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def start(request: HttpRequest, version_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect("play:preview", version_id)
+    version = get_version_for_user(request.user, version_id)
+    form = StartSessionForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = start_session(
+                request.user,
+                version,
+                persona=form.cleaned_data["persona"],
+                mode=form.cleaned_data["mode"],
+            )
+        except PlayError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("play:session", session.pk)
+    status = 400 if form.is_bound else 200
+    return render(request, "play/start.html", {"version": version, "form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def preview(request: HttpRequest, version_id: int) -> HttpResponse:
+    """Play a published world without an account; nothing outlives the browser session."""
+    version = get_version_for_user(None, version_id)
+    if request.user.is_authenticated:
+        return redirect("play:start", version.pk)
+    if request.method == "POST":
+        request.session.set_expiry(0)  # the preview ends when the browser closes
+        session = start_guest_preview(version, guest_key(request), timezone.now())
+        return redirect("play:session", session.pk)
+    return render(request, "play/preview.html", {"version": version})
+
+
+@require_POST
+def delete(request: HttpRequest, session_id: uuid.UUID) -> HttpResponse:
+    session = session_for(request, session_id)
+    delete_session(session)
+    if getattr(request, "htmx", False):
+        return HttpResponse("")
+    return redirect("play:session_list" if request.user.is_authenticated else "gallery")
+
+
+@require_POST
+@login_required
+def change_persona(request: HttpRequest, session_id: uuid.UUID) -> HttpResponse:
+    session = session_for(request, session_id)
+    form = SessionPersonaForm(request.POST, user=request.user)
+    if form.is_valid():
+        session = set_session_persona(session, form.cleaned_data["persona"])
+        if not getattr(request, "htmx", False):
+            return redirect("play:session", session.pk)
+    status = 200 if form.is_valid() else 400
+    context = _page_context(request, session, form)
+    return render_page(
+        request, "play/session.html", context, partial="persona_picker", status=status
+    )

@@ -1,0 +1,71 @@
+// Fabula studio: the few behaviours htmx attributes cannot express. Every page works without it.
+(function () {
+  "use strict";
+
+  // The language switcher submits itself; the <noscript> button covers the no-JS case.
+  document.addEventListener("change", function (event) {
+    var select = event.target.closest("select[data-autosubmit]");
+    if (select && select.form) select.form.requestSubmit();
+  });
+
+  // Drag and drop reordering. A list marked [data-sortable] lives inside a form whose hx-trigger
+  // is "reorder"; each <li> carries a hidden input name="order". Moving the <li> moves its input,
+  // so the form posts the new order as is. The up/down buttons are the keyboard fallback.
+  var dragged = null;
+  var startOrder = "";
+
+  function orderOf(list) {
+    return Array.prototype.map
+      .call(list.querySelectorAll(":scope > li[data-id]"), function (li) {
+        return li.dataset.id;
+      })
+      .join(",");
+  }
+
+  document.addEventListener("dragstart", function (event) {
+    var li = event.target.closest && event.target.closest("[data-sortable] > li[data-id]");
+    if (!li) return;
+    dragged = li;
+    startOrder = orderOf(li.parentNode);
+    li.classList.add("dragging");
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", li.dataset.id);
+  });
+
+  document.addEventListener("dragover", function (event) {
+    if (!dragged) return;
+    var li = event.target.closest && event.target.closest("[data-sortable] > li[data-id]");
+    if (!li || li === dragged || li.parentNode !== dragged.parentNode) return;
+    event.preventDefault();
+    var box = li.getBoundingClientRect();
+    var after = event.clientY > box.top + box.height / 2;
+    li.parentNode.insertBefore(dragged, after ? li.nextSibling : li);
+  });
+
+  document.addEventListener("drop", function (event) {
+    if (dragged) event.preventDefault();
+  });
+
+  document.addEventListener("dragend", function () {
+    if (!dragged) return;
+    var list = dragged.parentNode;
+    dragged.classList.remove("dragging");
+    dragged = null;
+    if (orderOf(list) !== startOrder && window.htmx) {
+      window.htmx.trigger(list.closest("form"), "reorder");
+    }
+  });
+
+  // Keep keyboard focus on the moved item after an up/down swap re-renders the list.
+  document.addEventListener("htmx:afterSettle", function () {
+    var pending = document.body.dataset.refocus;
+    if (!pending) return;
+    delete document.body.dataset.refocus;
+    var button = document.querySelector(pending);
+    if (button) button.focus();
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-refocus]");
+    if (button) document.body.dataset.refocus = button.dataset.refocus;
+  });
+})();

@@ -1,0 +1,115 @@
+"""Forms of the live prompt preview and the directive tester: a sample chat, state and persona."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from engine.session import Message, Persona
+from studio.forms.base import JSONTextField, mono
+
+_PREFIX = re.compile(r"^\s*(user|assistant|system)\s*:\s?(.*)$", re.IGNORECASE)
+SAMPLE_CHAT = "user: Hello there.\nassistant: Welcome, traveller."
+
+
+def parse_sample_chat(text: str) -> list[Message]:
+    """Messages from ``user:``/``assistant:``/``system:`` lines, or a JSON list of messages.
+
+    A line without a prefix continues the message above it. Raises ValidationError on JSON that
+    is not a list of {role, content} objects.
+    """
+    if text.lstrip().startswith("["):
+        return _chat_from_json(text)
+    messages: list[Message] = []
+    for line in text.splitlines():
+        match = _PREFIX.match(line)
+        if match:
+            messages.append(Message(match.group(1).lower(), match.group(2)))
+        elif messages:
+            last = messages[-1]
+            messages[-1] = Message(last.role, f"{last.content}\n{line}")
+        elif line.strip():
+            messages.append(Message("user", line))
+    return messages
+
+
+def _chat_from_json(text: str) -> list[Message]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValidationError(
+            _("Not valid JSON: %(msg)s at line %(line)s column %(col)s"),
+            params={"msg": exc.msg, "line": exc.lineno, "col": exc.colno},
+        ) from None
+    if not all(isinstance(m, dict) and isinstance(m.get("content"), str) for m in data):
+        raise ValidationError(_('Each message must be an object with "role" and "content".'))
+    return [Message.from_dict(m) for m in data]
+
+
+class SampleChatField(forms.CharField):
+    def to_python(self, value: Any) -> list[Message]:  # type: ignore[override]
+        return parse_sample_chat(super().to_python(value) or "")
+
+
+def _state_object(value: Any) -> None:
+    if not isinstance(value, dict):
+        raise ValidationError(_("Must be a JSON object of variable ids and values."))
+
+
+class PreviewForm(forms.Form):
+    prefix = "preview"
+
+    chat = SampleChatField(
+        label=_("Sample chat"),
+        required=False,
+        strip=False,
+        widget=mono(6),
+        initial=SAMPLE_CHAT,
+        help_text=_("One message per line: user: … / assistant: … (or a JSON list)."),
+    )
+    state = JSONTextField(
+        label=_("Sample state"),
+        empty={},
+        rows=4,
+        validators=[_state_object],
+        help_text=_("Variables left out keep their default."),
+    )
+    persona_name = forms.CharField(label=_("Persona name"), required=False, max_length=100)
+    persona_appearance = forms.CharField(
+        label=_("Appearance"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    persona_personality = forms.CharField(
+        label=_("Personality"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    persona_backstory = forms.CharField(
+        label=_("Backstory"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def persona(self) -> Persona | None:
+        data = self.cleaned_data
+        fields = ("name", "appearance", "personality", "backstory")
+        values = {f: str(data.get(f"persona_{f}") or "") for f in fields}
+        return Persona(**values) if any(values.values()) else None
+
+
+class TesterForm(forms.Form):
+    prefix = "tester"
+
+    reply = forms.CharField(
+        label=_("Model reply"),
+        strip=False,
+        widget=mono(8),
+        help_text=_("Paste a reply with [variable: op value] and [audio: …] directives."),
+    )
+    state = JSONTextField(
+        label=_("State before"),
+        empty={},
+        rows=4,
+        validators=[_state_object],
+        help_text=_("Variables left out keep their default."),
+    )

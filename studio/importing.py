@@ -1,0 +1,46 @@
+"""Uploads turned into new drafts: Fabula JSON, character cards (PNG/JSON), World Info.
+
+A file the engine cannot read gives a message for the creator and creates nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import UploadedFile
+
+from engine.interop import CardError, import_file
+from engine.world import WorldValidationError
+from studio.models import World
+from studio.worlds import import_world
+
+
+@dataclass
+class ImportOutcome:
+    world: World | None = None
+    warnings: list[str] = field(default_factory=list)
+    error: str = ""
+    details: list[str] = field(default_factory=list)
+
+
+def check_import_size(size: int, field: str = "file") -> None:
+    """Refuse an import over ``MAX_IMPORT_BYTES`` before it is read (WorldValidationError)."""
+    limit = settings.MAX_IMPORT_BYTES
+    if size > limit:
+        megabytes = f"{limit / (1024 * 1024):g}"
+        raise WorldValidationError([f"{field}: is larger than the {megabytes} MB limit"])
+
+
+def import_upload(owner: User, upload: UploadedFile[bytes]) -> ImportOutcome:
+    """Read ``upload`` with the engine's interop and store it as a draft of ``owner``."""
+    data = upload.read()
+    try:
+        definition, warnings = import_file(data, upload.name or "upload")
+        world = import_world(owner, definition)
+    except CardError as exc:
+        return ImportOutcome(error=exc.message, details=exc.errors)
+    except WorldValidationError as exc:
+        return ImportOutcome(error="the world is invalid", details=exc.errors)
+    return ImportOutcome(world=world, warnings=warnings)

@@ -1,0 +1,90 @@
+"""Template helpers of the studio: editor navigation, preview panel, tag colours, play links."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django import template
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+
+from studio.assets import resolve_asset_url
+from studio.forms import PreviewForm
+from studio.forms.preview import SAMPLE_CHAT
+from studio.live import default_values, step_name
+from studio.models import World
+
+register = template.Library()
+
+NAV = (
+    ("world", "studio:world", _("Overview")),
+    ("entries", "studio:entries", _("Entries")),
+    ("folders", "studio:folders", _("Folders")),
+    ("tags", "studio:tags", _("Tags")),
+    ("variables", "studio:variables", _("Variables")),
+    ("rules", "studio:rules", _("Rules")),
+    ("reactions", "studio:reactions", _("Reactions")),
+    ("audio", "studio:audio", _("Audio")),
+    ("bgm", "studio:bgm", _("Conditional BGM")),
+    ("playlist", "studio:playlist", _("Playlist")),
+    ("components", "studio:components", _("Components")),
+    ("ui", "studio:ui", _("Custom UI")),
+    ("settings", "studio:settings", _("Settings")),
+    ("tester", "studio:tester", _("Directive tester")),
+)
+_COLOR = re.compile(r"(?:bg|text|border)-([a-z]+)(?:-\d+)?")
+
+
+@register.inclusion_tag("studio/partials/editor_nav.html")
+def editor_nav(world: World, section: str = "") -> dict[str, Any]:
+    links = [(key, reverse(name, args=[world.pk]), label) for key, name, label in NAV]
+    return {"links": links, "section": section}
+
+
+@register.inclusion_tag("studio/partials/preview_panel.html")
+def preview_panel(
+    world: World, form: PreviewForm | None = None, preview: Any = None
+) -> dict[str, Any]:
+    """The preview form (sample chat, state, persona); with ``preview``, its result too."""
+    if form is None:
+        form = PreviewForm(initial={"chat": SAMPLE_CHAT, "state": default_values(world)})
+    return {"world": world, "preview_form": form, "preview": preview}
+
+
+@register.filter
+def tag_class(color: str) -> str:
+    """A CSS class for a Tailwind colour class of ``customTagColors`` (``bg-red-500`` → red)."""
+    match = _COLOR.search(color or "")
+    return f"tag-color-{match.group(1)}" if match else "tag-color-gray"
+
+
+@register.filter
+def step_label(step: int) -> str:
+    return step_name(step)
+
+
+@register.filter
+def as_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+@register.simple_tag
+def asset_url(ref: str) -> str:
+    """The browser URL of an ``@asset:<uid>`` reference (other URLs pass through)."""
+    return resolve_asset_url(ref or "")
+
+
+@register.simple_tag
+def play_url(version_id: int) -> str:
+    """The play helper's start page for a version; a plain path until its URL exists."""
+    try:
+        return reverse("play:start", args=[version_id])
+    except NoReverseMatch:
+        return f"/play/start/{version_id}/"

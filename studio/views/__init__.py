@@ -1,0 +1,1 @@
+"""Studio views, one module per noun; the generic list views are in ``items``."""

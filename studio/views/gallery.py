@@ -1,0 +1,33 @@
+"""The public gallery of published worlds (at /) and each world's page."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.views.decorators.http import require_GET
+
+from studio.access import get_world_for_user
+from studio.publishing import gallery_worlds
+from studio.views.common import Request, render_page
+
+PAGE_SIZE = 12
+
+
+@require_GET
+def gallery(request: Request) -> HttpResponse:
+    query = request.GET.get("q", "").strip()
+    tag = request.GET.get("tag", "").strip()
+    language = request.GET.get("language", "").strip()
+    worlds = gallery_worlds(query, tag, language)
+    page = Paginator(worlds, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"page": page, "q": query, "tag": tag, "language": language}
+    return render_page(request, "studio/gallery.html", context, partial="results")
+
+
+@require_GET
+def world_page(request: Request, world_id: int) -> HttpResponse:
+    world = get_world_for_user(request.user, world_id)
+    versions = list(world.versions.all())
+    current = world.published_version if world.published else (versions[0] if versions else None)
+    context = {"world": world, "versions": versions, "current": current}
+    return render_page(request, "studio/world_page.html", context)

@@ -1,0 +1,25 @@
+"""Reactions: event-pattern rules with ``set`` and ``emit`` effects (seed 004 "Reactions")."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+from studio.forms import ReactionForm
+from studio.models import Reaction
+from studio.views.kinds import Kind
+
+
+def describe_reaction(reaction: Reaction) -> str:
+    when = reaction.when if isinstance(reaction.when, dict) else {}
+    return f"{when.get('eventType', '?')} → {len(reaction.then)} effect(s)"
+
+
+REACTIONS = Kind(
+    slug="reactions",
+    model=Reaction,
+    form_class=ReactionForm,
+    title=gettext_lazy("Reactions"),
+    singular=gettext_lazy("reaction"),
+    form_template="studio/forms/rule_fields.html",
+    describe=describe_reaction,
+)

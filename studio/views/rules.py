@@ -1,0 +1,26 @@
+"""Rules: WHEN/IF/THEN automation between turns (seed 004 "规则与响应")."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+from studio.forms import RuleForm
+from studio.models import Rule
+from studio.views.kinds import Kind
+
+
+def describe_rule(rule: Rule) -> str:
+    trigger = str(rule.trigger.get("type", "?")) if isinstance(rule.trigger, dict) else "?"
+    state = "" if rule.enabled else " · off"
+    return f"{trigger} → {len(rule.actions)} action(s){state}"
+
+
+RULES = Kind(
+    slug="rules",
+    model=Rule,
+    form_class=RuleForm,
+    title=gettext_lazy("Rules"),
+    singular=gettext_lazy("rule"),
+    form_template="studio/forms/rule_fields.html",
+    describe=describe_rule,
+)

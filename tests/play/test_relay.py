@@ -1,0 +1,138 @@
+"""Fan-out of a turn's frames (play.relay): local queues at once, the group coalesced."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from channels.layers import get_channel_layer
+
+from play import frames, relay
+from play.relay import PROCESS_ID, Relay, Subscription, coalesce_deltas, group_name
+
+
+@pytest.fixture
+def fanout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pretend other processes listen, over the in-memory layer."""
+    monkeypatch.setattr(relay, "fanout_enabled", lambda: True)
+
+
+async def drain(channel: str) -> list[dict[str, Any]]:
+    layer = get_channel_layer()
+    out = []
+    while True:
+        try:
+            out.append(await asyncio.wait_for(layer.receive(channel), 0.5))
+        except TimeoutError:
+            return out
+
+
+async def test_local_subscribers_get_every_delta_at_once():
+    hub_relay = Relay()
+    sub = await hub_relay.subscribe("s1", None)
+    running = hub_relay.start("s1", 5, lambda turn: asyncio.sleep(0))
+    for word in ("a", "b", "c"):
+        hub_relay.publish_delta(running, word)
+    got = [sub.queue.get_nowait()[1] for _ in range(3)]
+    assert got == [frames.encode(frames.delta(5, w, i)) for i, w in enumerate("abc", 1)]
+    assert running.snapshot() == {"message_id": 5, "text": "abc", "seq": 3}
+
+
+async def test_a_backlog_of_deltas_is_merged_for_a_slow_socket():
+    hub_relay = Relay()
+    sub = await hub_relay.subscribe("s1", None)
+    running = hub_relay.start("s1", 5, lambda turn: asyncio.sleep(0))
+    hub_relay.publish_delta(running, "a")
+    assert await sub.next_texts() == [frames.encode(frames.delta(5, "a", 1))]
+    for word in ("b", "c", "d"):
+        hub_relay.publish_delta(running, word)
+    hub_relay.publish("s1", frames.choices(["x"]))
+    hub_relay.publish_delta(running, "e")
+    assert await sub.next_texts() == [
+        frames.encode(frames.delta(5, "bcd", 4, 2)),
+        frames.encode(frames.choices(["x"])),
+        frames.encode(frames.delta(5, "e", 5)),
+    ]
+
+
+async def test_the_group_gets_deltas_coalesced_at_most_ten_times_a_second(fanout):
+    hub_relay = Relay()
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add(group_name("s1"), listener)
+    await hub_relay.subscribe("s1", None)  # a local socket keeps the hub alive
+    running = hub_relay.start("s1", 9, lambda turn: asyncio.sleep(10))
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    for i in range(100):
+        hub_relay.publish_delta(running, f"t{i} ")
+        await asyncio.sleep(0.005)
+    hub_relay.publish("s1", frames.message_done({"id": 9, "role": "assistant"}))
+    elapsed = loop.time() - started
+    messages = await drain(listener)
+    batches = [f for m in messages for f in m["frames"]]
+    deltas = [f for f in batches if f["type"] == "delta"]
+    assert len(messages) <= elapsed / relay.COALESCE_INTERVAL + 2
+    assert len(deltas) < 100
+    assert "".join(d["text"] for d in deltas) == "".join(f"t{i} " for i in range(100))
+    assert [d["first_seq"] for d in deltas] == [1] + [d["seq"] + 1 for d in deltas[:-1]]
+    assert deltas[-1]["seq"] == 100
+    assert batches[-1]["type"] == "message_done"
+    assert all(m["origin"] == PROCESS_ID for m in messages)
+    running.task.cancel()
+
+
+async def test_a_socket_ignores_its_own_process_and_what_it_has_seen():
+    sub = Subscription("s1", "chan")
+    own = {"origin": PROCESS_ID, "frames": [frames.delta(1, "x", 1)]}
+    assert sub.remote_frames(own) == []
+    sub.joined_at({"message_id": 1, "text": "abc", "seq": 3})
+    other = {
+        "origin": "elsewhere",
+        "frames": [frames.delta(1, "abc", 3, 1), frames.delta(1, "de", 5, 4)],
+    }
+    assert sub.remote_frames(other) == [frames.encode(frames.delta(1, "de", 5, 4))]
+    restart = {"origin": "elsewhere", "frames": [frames.message_start({"id": 1})]}
+    assert len(sub.remote_frames(restart)) == 1
+    again = {"origin": "elsewhere", "frames": [frames.delta(1, "f", 1)]}
+    assert len(sub.remote_frames(again)) == 1
+
+
+def test_coalescing_keeps_messages_and_gaps_apart():
+    merged = coalesce_deltas(
+        [
+            frames.delta(1, "a", 1),
+            frames.delta(1, "b", 2),
+            frames.delta(2, "c", 1),
+            frames.delta(2, "e", 3),
+        ]
+    )
+    assert [(d["message_id"], d["text"], d["first_seq"], d["seq"]) for d in merged] == [
+        (1, "ab", 1, 2),
+        (2, "c", 1, 1),
+        (2, "e", 3, 3),
+    ]
+
+
+async def test_a_turn_outlives_its_subscribers_and_the_hub_goes_when_idle():
+    hub_relay = Relay()
+    sub = await hub_relay.subscribe("s1", None)
+    release = asyncio.Event()
+    running = hub_relay.start("s1", 1, lambda turn: release.wait())
+    await hub_relay.unsubscribe(sub)
+    assert hub_relay.running("s1") is running
+    release.set()
+    await running.task
+    assert "s1" not in hub_relay.hubs
+
+
+async def test_stop_reaches_the_running_turn():
+    hub_relay = Relay()
+    stopped = []
+    running = hub_relay.start("s1", 1, lambda turn: turn.stop_requested.wait())
+    running.on_stop.append(lambda: stopped.append(True))
+    assert await hub_relay.request_stop("s1")
+    await running.task
+    assert stopped == [True]
+    assert not await hub_relay.request_stop("s1")

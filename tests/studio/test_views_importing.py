@@ -1,0 +1,93 @@
+"""Import a Fabula world, a character card (PNG/JSON) or World Info as a new draft."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from studio.models import World
+from tests.factories import corpus_dir, world_data
+from tests.studio.view_helpers import errors_of, hx, is_partial, login
+
+pytestmark = pytest.mark.django_db
+
+
+def upload(name: str, data: bytes, kind: str = "application/json") -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, data, kind)
+
+
+def corpus(name: str) -> SimpleUploadedFile:
+    return upload(name, (corpus_dir() / name).read_bytes(), "image/png")
+
+
+def test_seraphinas_card_becomes_a_draft_with_her_lorebook(client, alice):
+    response = login(client, alice).post(
+        reverse("studio:import"), {"file": corpus("default_Seraphina.png")}
+    )
+    world = World.objects.get(owner=alice)
+    assert response["Location"] == reverse("studio:entries", args=[world.pk])
+    assert world.name == "Seraphina"
+    lore = world.entries.filter(section="chat-history").values_list("key", flat=True)
+    assert sorted(lore) == ["eldoria", "glade", "power", "shadowfang"]
+    page = client.get(response["Location"]).content.decode()
+    assert "Imported “Seraphina”." in page
+    assert "shadowfang" in page
+
+
+def test_a_world_info_file_imports_its_entries(client, alice):
+    login(client, alice).post(reverse("studio:import"), {"file": corpus("Eldoria.json")})
+    world = World.objects.get(owner=alice)
+    assert world.entries.count() == 4
+
+
+def test_a_fabula_world_json_round_trips(client, alice):
+    data = json.dumps(world_data(id="imported-id")).encode()
+    login(client, alice).post(reverse("studio:import"), {"file": upload("salt.json", data)})
+    world = World.objects.get(owner=alice)
+    assert (world.uid, world.name) == ("imported-id", "The Salt Road")
+
+
+def test_an_invalid_world_lists_its_field_paths_and_creates_nothing(client, alice):
+    bad = world_data(entries=[{"id": "Bad Id", "section": "nowhere"}])
+    response = login(client, alice).post(
+        reverse("studio:import"), {"file": upload("bad.json", json.dumps(bad).encode())}
+    )
+    assert errors_of(response) == [
+        "entries[0].id: must be kebab-case (lowercase letters, digits and single hyphens)",
+        "entries[0].section: must be one of system-presets, examples, chat-history, post-history",
+        "Fabula world is invalid: entries[0].id: must be kebab-case (lowercase letters, digits "
+        "and single hyphens) (and 1 more)",
+    ]
+    assert not World.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("card.png", b"not a png at all", "not a PNG file"),
+        ("notes.txt", b"\xff\xfe\x00garbage", "file is neither a PNG character card nor JSON text"),
+        (
+            "thing.json",
+            b'{"hello": "world"}',
+            "JSON is not a character card, a SillyTavern World Info file or a Fabula world",
+        ),
+    ],
+)
+def test_a_bad_file_gets_a_clear_message_and_nothing_is_created(client, alice, name, data, message):
+    response = login(client, alice).post(reverse("studio:import"), {"file": upload(name, data)})
+    assert response.status_code == 200
+    assert errors_of(response) == [message]
+    assert not World.objects.exists()
+
+
+def test_import_checklist(client, alice):
+    url = reverse("studio:import")
+    assert client.get(url).status_code == 302
+    login(client, alice)
+    assert client.put(url).status_code == 405
+    response = client.post(url, {}, **hx())
+    assert is_partial(response)
+    assert errors_of(response) == ["This field is required."]
