@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from os import PathLike
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
     AfterValidator,
@@ -32,32 +32,6 @@ from pydantic.alias_generators import to_camel
 SCHEMA_VERSION = "20.0.0"
 SUPPORTED_MAJORS = (20, 21)
 
-SECTIONS = ("system-presets", "examples", "chat-history", "post-history")
-ENTRY_ROLES = (
-    "system",
-    "character",
-    "personality",
-    "scenario",
-    "lore",
-    "plot",
-    "style",
-    "example",
-    "greeting",
-    "custom",
-)
-API_ROLES = ("system", "user", "assistant")
-OPERATORS = ("eq", "neq", "gt", "lt", "gte", "lte", "contains")
-OPERATIONS = (
-    "set",
-    "add",
-    "subtract",
-    "multiply",
-    "toggle",
-    "append",
-    "merge",
-    "push",
-    "delete",
-)
 RESERVED_VARIABLE_IDS = frozenset({"audio", "user", "char", "time", "date"})
 
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -99,6 +73,19 @@ Operation = Literal[
 ]
 Logic = Literal["all", "any"]
 SecondaryLogic = Literal["AND_ANY", "AND_ALL", "NOT_ANY", "NOT_ALL"]
+
+# The allowed values as tuples, for form choices and messages; one source of truth, the Literals.
+SECTIONS: tuple[str, ...] = get_args(Section)
+ENTRY_ROLES: tuple[str, ...] = get_args(EntryRole)
+API_ROLES: tuple[str, ...] = get_args(ApiRole)
+OPERATORS: tuple[str, ...] = get_args(Operator)
+OPERATIONS: tuple[str, ...] = get_args(Operation)
+
+
+def _union_tags(union: Any) -> tuple[str, ...]:
+    """The ``type`` tag of each model of an ``Annotated`` discriminated union, in order."""
+    members = get_args(get_args(union)[0])
+    return tuple(get_args(m.model_fields["type"].annotation)[0] for m in members)
 
 
 class Schema(BaseModel):
@@ -251,17 +238,7 @@ Trigger = Annotated[
     | ManualTrigger,
     Field(discriminator="type"),
 ]
-TRIGGER_TYPES = (
-    "variable-crossed",
-    "state-change",
-    "turn-count",
-    "session-start",
-    "keyword",
-    "ai-keyword",
-    "every-turn",
-    "action",
-    "manual",
-)
+TRIGGER_TYPES = _union_tags(Trigger)
 
 
 class ModifyVariableAction(Schema):
@@ -331,16 +308,7 @@ Action = Annotated[
     | SendContextAction,
     Field(discriminator="type"),
 ]
-ACTION_TYPES = (
-    "modify-variable",
-    "inject-directive",
-    "remove-directive",
-    "notify-player",
-    "play-audio",
-    "toggle-entry",
-    "toggle-rule",
-    "send-context",
-)
+ACTION_TYPES = _union_tags(Action)
 
 
 class Rule(Schema):
