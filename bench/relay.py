@@ -35,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 VENV_BIN = Path(sys.executable).parent
+PROGRESS: dict[str, str] = {}  # url -> the last thing a socket saw, to explain a stall
 STAMP = re.compile(r"\d{10}\.\d{6}")
 
 
@@ -174,10 +175,13 @@ async def play_one(
     from websockets.asyncio.client import connect
 
     outcome = Outcome()
+    PROGRESS[url] = "connecting"
     async with connect(
         url, additional_headers={"Cookie": cookie, "Origin": origin}, max_queue=None
     ) as ws:
+        PROGRESS[url] = "connected"
         history = json.loads(await ws.recv())
+        PROGRESS[url] = "history"
         if history.get("type") != "history":
             outcome.error = f"no history: {history}"
             return outcome
@@ -190,6 +194,7 @@ async def play_one(
             frame = json.loads(await ws.recv())
             now = time.monotonic()
             kind = frame["type"]
+            PROGRESS[url] = f"{kind} seq={frame.get('seq', '')}"
             if kind == "message_start":
                 reply_id, last_seq = frame["message"]["id"], 0
             elif kind == "delta" and frame["message_id"] == reply_id:
@@ -287,6 +292,7 @@ async def run_level(
         cpu = cpu_seconds(daphne.pid) - cpu_before
         model_cpu = cpu_seconds(model.pid or 0) - model_before
         own_cpu = time.process_time() - own_before
+        stalled = [PROGRESS.get(u, "?") for u, t in zip(urls, tasks, strict=True) if t in pending]
         for task in pending:
             task.cancel()
         elapsed = time.monotonic() - started
@@ -308,7 +314,9 @@ async def run_level(
         "turn_p99_s": percentile(turns, 0.99),
         "lost": sum(o.lost for o in outcomes) + unfinished * tokens,
         "unfinished": unfinished,
-        "errors": [o.error for o in outcomes if o.error][:3] + [repr(e) for e in errors[:3]],
+        "errors": [o.error for o in outcomes if o.error][:3]
+        + [repr(e) for e in errors[:3]]
+        + [f"stalled after {p}" for p in stalled[:3]],
         "kib_per_session": (peak - baseline) / sessions,
         "frames_per_s": len(latencies) / elapsed if elapsed else 0.0,
         "wall_s": elapsed,
@@ -337,8 +345,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     redis_url = os.environ.get("REDIS_URL", "")
-    with tempfile.TemporaryDirectory() as tmp:
+    keep = bool(os.environ.get("BENCH_KEEP_DB"))  # to look at the rows after a stall
+    with (
+        contextlib.nullcontext(tempfile.mkdtemp()) if keep else tempfile.TemporaryDirectory() as tmp
+    ):
         database_url = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
+        if keep:
+            print(f"database kept at {database_url}")
         setup_django(database_url)
         layer = "redis channel layer + redis locks" if redis_url else "in-memory layer"
         print(

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 PROCESS_ID = secrets.token_hex(8)
 COALESCE_INTERVAL = 0.1
-PRESENCE_INTERVAL = 0.5
+PRESENCE_INTERVAL = 1.0
 PARTIAL_PREFIX = "fabula:play:partial:"
 STOP_GRACE_SECONDS = 10.0
 
@@ -142,12 +142,13 @@ class Subscription:
 class GroupPump:
     """Forwards one session's frames to its channel-layer group, deltas coalesced.
 
-    Deltas wait in ``pending`` and go out as one merged batch per ``COALESCE_INTERVAL`` — but only
-    while a socket of another process is in the group (checked at most every
-    ``PRESENCE_INTERVAL``); otherwise they keep waiting, so a listener that joins later gets
-    everything it missed in its first batch. Any other frame flushes the pending deltas and goes
-    at once, so order is kept and every process sees each turn end. The text so far is stored
-    with each batch sent, so it always ends exactly where the next batch starts.
+    Deltas wait in ``pending`` and go out as one merged batch per ``COALESCE_INTERVAL``, but only
+    while a socket of another process is in the group (the relay checks every
+    ``PRESENCE_INTERVAL``, for all sessions in one round trip); otherwise they keep waiting, so a
+    listener that joins later gets everything it missed in its first batch. Any other frame
+    flushes the pending deltas and goes at once, so order is kept and every process sees each
+    turn end. The text so far is stored with each batch sent, so it always ends exactly where
+    the next batch starts.
     """
 
     def __init__(self, session_id: str, hub: Hub) -> None:
@@ -160,14 +161,14 @@ class GroupPump:
         )
         self.timer: asyncio.TimerHandle | None = None
         self.sent_messages = 0
-        self._listeners = False
-        self._listeners_checked = float("-inf")
+        self.listeners = False  # kept up to date by Relay._watch_presence
         self.task = asyncio.ensure_future(self._run())
 
     def add(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "delta":
             self.pending.append(frame)
-            self._arm()
+            if self.listeners:
+                self._arm()
             return
         self.outbox.put_nowait(self._take(frame))
 
@@ -200,16 +201,11 @@ class GroupPump:
         partial = running.snapshot() if batch and running else None
         return [*batch, frame] if frame is not None else batch, partial
 
-    async def _remote_listeners(self) -> bool:
-        now = asyncio.get_running_loop().time()
-        if now - self._listeners_checked >= PRESENCE_INTERVAL:
-            self._listeners_checked = now
-            try:
-                self._listeners = await remote_listeners(self.group)
-            except Exception:
-                log.warning("could not list the listeners of %s", self.group, exc_info=True)
-                self._listeners = True
-        return self._listeners
+    def listeners_changed(self, present: bool) -> None:
+        """The relay found (or lost) sockets of other processes on this session."""
+        self.listeners = present
+        if present and self.pending:
+            self.outbox.put_nowait(([], None))
 
     async def _run(self) -> None:
         layer = get_channel_layer()
@@ -221,9 +217,8 @@ class GroupPump:
             if not batch:  # a tick
                 if not self.pending:
                     continue
-                if not await self._remote_listeners():
-                    self._arm()
-                    continue
+                if not self.listeners:
+                    continue  # kept pending; listeners_changed() sends them when one joins
                 batch, partial = self._take(None)
             try:
                 if partial is not None:
@@ -238,21 +233,29 @@ class GroupPump:
                 log.exception("could not forward frames of session %s", self.session_id)
 
 
-async def remote_listeners(group: str) -> bool:
-    """Whether a channel of another process is in ``group`` (channels_redis layers).
+async def remote_listeners(groups: list[str]) -> dict[str, bool]:
+    """For each group, whether a channel of another process is in it (channels_redis layers).
 
-    Channel names of one process share the layer's ``client_prefix``; any other layer is
-    assumed to have remote listeners.
+    Channel names of one process share the layer's ``client_prefix``. One pipelined round trip
+    per Redis shard; any other kind of layer is assumed to have remote listeners everywhere.
     """
     layer = get_channel_layer()
     group_key = getattr(layer, "_group_key", None)
     prefix = getattr(layer, "client_prefix", None)
     if group_key is None or prefix is None:
-        return True
-    connection = layer.connection(layer.consistent_hash(group))
+        return dict.fromkeys(groups, True)
     own = f"specific.{prefix}!".encode()
-    members = await connection.zrange(group_key(group), 0, -1)
-    return any(not bytes(m).startswith(own) for m in members)
+    by_shard: dict[int, list[str]] = {}
+    for group in groups:
+        by_shard.setdefault(layer.consistent_hash(group), []).append(group)
+    found: dict[str, bool] = {}
+    for index, shard_groups in by_shard.items():
+        pipe = layer.connection(index).pipeline(transaction=False)
+        for group in shard_groups:
+            pipe.zrange(group_key(group), 0, -1)
+        for group, members in zip(shard_groups, await pipe.execute(), strict=True):
+            found[group] = any(not bytes(m).startswith(own) for m in members)
+    return found
 
 
 def coalesce_deltas(deltas: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -294,12 +297,41 @@ class Relay:
 
     def __init__(self) -> None:
         self.hubs: dict[str, Hub] = {}
+        self._watcher: asyncio.Task[None] | None = None
 
     def hub(self, session_id: str) -> Hub:
         hub = self.hubs.get(session_id)
         if hub is None:
             hub = self.hubs[session_id] = Hub(session_id)
+            if hub.pump is not None:
+                self._ensure_watcher()
         return hub
+
+    def _ensure_watcher(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._watcher is None or self._watcher.done() or self._watcher.get_loop() is not loop:
+            self._watcher = loop.create_task(self._watch_presence())
+
+    async def _watch_presence(self) -> None:
+        """Once a ``PRESENCE_INTERVAL``, learn which running turns have remote listeners."""
+        while True:
+            await asyncio.sleep(PRESENCE_INTERVAL)
+            pumps = [
+                hub.pump
+                for hub in list(self.hubs.values())
+                if hub.pump is not None and hub.running is not None
+            ]
+            if not pumps:
+                continue
+            try:
+                found = await remote_listeners([pump.group for pump in pumps])
+            except Exception:
+                log.warning("could not list the sessions' listeners", exc_info=True)
+                found = {pump.group: True for pump in pumps}
+            for pump in pumps:
+                present = found.get(pump.group, True)
+                if present != pump.listeners:
+                    pump.listeners_changed(present)
 
     def _forget_if_idle(self, session_id: str) -> None:
         hub = self.hubs.get(session_id)

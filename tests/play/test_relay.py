@@ -63,6 +63,7 @@ async def test_the_group_gets_deltas_coalesced_at_most_ten_times_a_second(fanout
     await layer.group_add(group_name("s1"), listener)
     await hub_relay.subscribe("s1", None)  # a local socket keeps the hub alive
     running = hub_relay.start("s1", 9, lambda turn: asyncio.sleep(10))
+    hub_relay.hubs["s1"].pump.listeners_changed(True)  # as the presence watcher would
     loop = asyncio.get_running_loop()
     started = loop.time()
     for i in range(100):
@@ -80,6 +81,27 @@ async def test_the_group_gets_deltas_coalesced_at_most_ten_times_a_second(fanout
     assert deltas[-1]["seq"] == 100
     assert batches[-1]["type"] == "message_done"
     assert all(m["origin"] == PROCESS_ID for m in messages)
+    running.task.cancel()
+
+
+async def test_without_remote_listeners_deltas_wait_and_go_out_with_the_turns_end(
+    fanout, monkeypatch
+):
+    monkeypatch.setattr(relay, "PRESENCE_INTERVAL", 60)  # the watcher stays asleep
+    hub_relay = Relay()
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add(group_name("s1"), listener)
+    await hub_relay.subscribe("s1", None)
+    running = hub_relay.start("s1", 9, lambda turn: asyncio.sleep(10))
+    for i in range(30):
+        hub_relay.publish_delta(running, f"t{i} ")
+        await asyncio.sleep(0.01)
+    assert await drain(listener) == []
+    hub_relay.publish("s1", frames.message_done({"id": 9, "role": "assistant"}))
+    [message] = await drain(listener)
+    assert [f["type"] for f in message["frames"]] == ["delta", "message_done"]
+    assert (message["frames"][0]["first_seq"], message["frames"][0]["seq"]) == (1, 30)
     running.task.cancel()
 
 
