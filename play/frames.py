@@ -181,8 +181,12 @@ def _message(err: Any) -> str:
 # --- server frames ---------------------------------------------------------------------------
 
 
+# Built once: json.dumps with options makes a new encoder per call, and this runs per token.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def encode(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), default=str)
+    return _ENCODER.encode(frame)
 
 
 def delta(message_id: int, text: str, seq: int, first_seq: int | None = None) -> dict[str, Any]:

@@ -42,11 +42,12 @@ from engine.llm.base import (
     ChatRequest,
     Chunk,
     ProviderError,
-    RetryPolicy,
     Sleep,
     Usage,
     connection_error,
     looks_like_transport_error,
+    retry_after,
+    retry_policy,
     status_error,
     stream_with_retries,
 )
@@ -94,16 +95,15 @@ class AnthropicProvider:
         self.base_url = base_url
         self.default_max_tokens = default_max_tokens
         self.prices = prices or DEFAULT_PRICES
-        self.policy = RetryPolicy(
+        self.policy = retry_policy(
             max_retries=max_retries,
             backoff_base=backoff_base,
             backoff_max=backoff_max,
             first_token_timeout=first_token_timeout,
             read_timeout=timeout,
-            rng=rng or random.Random(),
+            rng=rng,
+            sleep=sleep,
         )
-        if sleep is not None:
-            self.policy.sleep = sleep
         self._owns_client = client is None
         self.client = client or anthropic.AsyncAnthropic(
             api_key=api_key,
@@ -238,17 +238,10 @@ def classify_error(exc: Exception) -> ProviderError:
             error = exc.body.get("error") if isinstance(exc.body, dict) else None
             kind = error.get("type") if isinstance(error, dict) else None
             status = _ERROR_EVENT_STATUS.get(str(kind), 500)
-        return status_error(status, exc.message, _retry_after(exc.response.headers))
+        return status_error(status, exc.message, retry_after(exc.response.headers))
     if isinstance(exc, anthropic.APIConnectionError) or looks_like_transport_error(exc):
         return connection_error(f"{type(exc).__name__}: {exc}")
     return ProviderError(
         "The model provider sent an answer that could not be read.",
         detail=f"{type(exc).__name__}: {exc}",
     )
-
-
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    try:
-        return float(headers.get("retry-after", ""))
-    except ValueError:
-        return None

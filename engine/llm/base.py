@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -237,6 +244,38 @@ class RetryPolicy:
     def delay(self, retry: int, retry_after: float | None = None) -> float:
         backoff = self.backoff_base * 2.0 ** (retry - 1) * (0.5 + self.rng.random() / 2)
         return min(self.backoff_max, max(backoff, retry_after or 0.0))
+
+
+def retry_policy(
+    *,
+    max_retries: int,
+    backoff_base: float,
+    backoff_max: float,
+    first_token_timeout: float,
+    read_timeout: float,
+    rng: random.Random | None,
+    sleep: Sleep | None,
+) -> RetryPolicy:
+    """The policy an SDK provider's constructor arguments describe (None: the defaults)."""
+    policy = RetryPolicy(
+        max_retries=max_retries,
+        backoff_base=backoff_base,
+        backoff_max=backoff_max,
+        first_token_timeout=first_token_timeout,
+        read_timeout=read_timeout,
+        rng=rng or random.Random(),
+    )
+    if sleep is not None:
+        policy.sleep = sleep
+    return policy
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """A response's ``Retry-After`` in seconds; None when absent or not a number."""
+    try:
+        return float(headers.get("retry-after", ""))
+    except ValueError:
+        return None
 
 
 Attempt = Callable[[], AsyncGenerator[Chunk, None]]

@@ -1,35 +1,39 @@
 """The OpenAI-compatible provider: OpenAI, OpenRouter, vLLM, llama.cpp (architecture "LLM").
 
 Uses the official ``openai`` SDK with its own retries off; ``stream_with_retries`` retries
-only before the first token. These endpoints cache prompt prefixes by themselves, so the
+only before the first token. The SDK sends the request and raises HTTP errors; the event stream
+is read raw and decoded with ``json.loads`` (engine.llm.sse), since a pydantic chunk model per
+token was most of the relay's CPU. These endpoints cache prompt prefixes by themselves, so the
 request's breakpoint is not sent; the cached share comes back as ``cached_tokens``.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import openai
 from openai import Omit, omit
 from openai.types.chat import ChatCompletionMessageParam
-from openai.types.completion_usage import CompletionUsage
 
 from engine.llm.base import (
     ChatRequest,
     Chunk,
     ProviderError,
-    RetryPolicy,
     Sleep,
     Usage,
     connection_error,
     looks_like_transport_error,
+    retry_after,
+    retry_policy,
     status_error,
     stream_with_retries,
 )
 from engine.llm.pricing import DEFAULT_PRICES, PriceTable
+from engine.llm.sse import iter_events
 
 
 class OpenAICompatProvider:
@@ -61,16 +65,15 @@ class OpenAICompatProvider:
         self.prices = prices or DEFAULT_PRICES
         self.official = base_url is None or urlparse(base_url).hostname == "api.openai.com"
         self.extra_sampling = (not self.official) if extra_sampling is None else extra_sampling
-        self.policy = RetryPolicy(
+        self.policy = retry_policy(
             max_retries=max_retries,
             backoff_base=backoff_base,
             backoff_max=backoff_max,
             first_token_timeout=first_token_timeout,
             read_timeout=timeout,
-            rng=rng or random.Random(),
+            rng=rng,
+            sleep=sleep,
         )
-        if sleep is not None:
-            self.policy.sleep = sleep
         self._owns_client = client is None
         self.client = client or openai.AsyncOpenAI(
             api_key=api_key,
@@ -103,7 +106,7 @@ class OpenAICompatProvider:
     async def _attempt(self, request: ChatRequest) -> AsyncGenerator[Chunk, None]:
         model = request.model or self.model
         max_tokens = _given(request.max_tokens)
-        stream = await self.client.chat.completions.create(
+        response = self.client.chat.completions.with_streaming_response.create(
             model=model,
             messages=[to_openai_message(m.role, m.content) for m in request.messages],
             stream=True,
@@ -121,18 +124,27 @@ class OpenAICompatProvider:
         )
         usage = Usage()
         finish_reason: str | None = None
-        try:
-            async for event in stream:
-                if event.usage is not None:
-                    usage = usage_from_openai(event.usage)
-                for choice in event.choices:
-                    if choice.index != 0:
+        done = False
+        async with response as raw:
+            async for event in iter_events(raw.iter_bytes()):
+                # After [DONE] the body is still read to its end, so the connection is reused.
+                if done or event.data.startswith("[DONE]"):
+                    done = True
+                    continue
+                data = json.loads(event.data)
+                if not isinstance(data, dict):
+                    continue
+                if data.get("error"):
+                    raise stream_error(data["error"])
+                if data.get("usage"):
+                    usage = usage_from_openai(data["usage"])
+                for choice in data.get("choices") or ():
+                    if choice.get("index", 0) != 0:
                         continue
-                    finish_reason = choice.finish_reason or finish_reason
-                    if choice.delta is not None and choice.delta.content:
-                        yield Chunk(text=choice.delta.content)
-        finally:
-            await stream.close()
+                    finish_reason = choice.get("finish_reason") or finish_reason
+                    content = (choice.get("delta") or {}).get("content")
+                    if content:
+                        yield Chunk(text=content)
         usage.cost = self.prices.cost(usage, model)
         yield Chunk(usage=usage, finish_reason=finish_reason)
 
@@ -146,30 +158,36 @@ def to_openai_message(role: str, content: str) -> ChatCompletionMessageParam:
     return {"role": "user", "content": content}
 
 
-def usage_from_openai(raw: CompletionUsage) -> Usage:
+def usage_from_openai(raw: dict[str, Any]) -> Usage:
     """Split OpenAI's prompt count (which includes cached tokens) into our three buckets."""
-    details = raw.prompt_tokens_details
-    cache_read = (details.cached_tokens or 0) if details else 0
-    cache_write = (details.cache_write_tokens or 0) if details else 0
+    details = raw.get("prompt_tokens_details") or {}
+    cache_read = _count(details.get("cached_tokens"))
+    cache_write = _count(details.get("cache_write_tokens"))
     return Usage(
-        input_tokens=max(0, raw.prompt_tokens - cache_read - cache_write),
-        output_tokens=raw.completion_tokens,
+        input_tokens=max(0, _count(raw.get("prompt_tokens")) - cache_read - cache_write),
+        output_tokens=_count(raw.get("completion_tokens")),
         cache_read_tokens=cache_read,
         cache_write_tokens=cache_write,
     )
 
 
+def stream_error(error: object) -> ProviderError:
+    """An error object inside the event stream (OpenRouter sends upstream failures so)."""
+    body = error if isinstance(error, dict) else {}
+    code = body.get("code")
+    status = code if isinstance(code, int) and 400 <= code < 600 else 502
+    message = body.get("message")
+    return status_error(status, message if isinstance(message, str) else str(error))
+
+
 def classify_error(exc: Exception) -> ProviderError:
     """Map what the ``openai`` SDK raised to a ``ProviderError``."""
     if isinstance(exc, openai.APIStatusError):
-        return status_error(exc.status_code, exc.message, _retry_after(exc.response.headers))
+        return status_error(exc.status_code, exc.message, retry_after(exc.response.headers))
     if isinstance(exc, openai.APIConnectionError) or looks_like_transport_error(exc):
         return connection_error(f"{type(exc).__name__}: {exc}")
     if isinstance(exc, openai.APIError):
-        # An error object inside the event stream (OpenRouter sends upstream failures so).
-        code = exc.body.get("code") if isinstance(exc.body, dict) else None
-        status = code if isinstance(code, int) and 400 <= code < 600 else 502
-        return status_error(status, exc.message)
+        return stream_error(exc.body if isinstance(exc.body, dict) else {"message": exc.message})
     return ProviderError(
         "The model provider sent an answer that could not be read.",
         detail=f"{type(exc).__name__}: {exc}",
@@ -183,8 +201,5 @@ def _given(value: T | None) -> T | Omit:
     return omit if value is None else value
 
 
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    try:
-        return float(headers.get("retry-after", ""))
-    except ValueError:
-        return None
+def _count(value: object) -> int:
+    return value if isinstance(value, int) else 0

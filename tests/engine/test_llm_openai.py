@@ -346,3 +346,15 @@ async def test_cancelling_a_pull_mid_stream_ends_the_stream_cleanly(server, make
     await stream.aclose()
 
     assert await anext(stream, None) is None
+
+
+async def test_an_error_event_mid_stream_raises_at_once_with_its_code(server, sleep, make_provider):
+    server.script([Fault("error_event", after_chunks=2), Reply()])
+
+    chunks, error = await stream_until_error(make_provider(), request())
+
+    assert len([c for c in chunks if c.text]) == 2
+    assert not error.before_first_token
+    assert error.status == 502
+    assert "Upstream overloaded" in error.detail
+    assert len(server.requests) == 1
