@@ -25,7 +25,7 @@ temperature and top_p together. Frequency and presence penalties and min_p do no
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 
 import anthropic
 from anthropic.types import (
@@ -49,9 +49,9 @@ from engine.llm.base import (
     retry_after,
     retry_policy,
     status_error,
-    stream_with_retries,
 )
-from engine.llm.pricing import DEFAULT_PRICES, PriceTable
+from engine.llm.pricing import PriceTable
+from engine.llm.sdk import SDKProvider
 from engine.session import Message
 
 START_TURN = "[Start]"
@@ -67,7 +67,7 @@ _ERROR_EVENT_STATUS = {
 }
 
 
-class AnthropicProvider:
+class AnthropicProvider(SDKProvider[anthropic.AsyncAnthropic]):
     """Streams replies from the Anthropic Messages API, caching the prompt's fixed prefix."""
 
     name = "anthropic"
@@ -91,36 +91,33 @@ class AnthropicProvider:
         client: anthropic.AsyncAnthropic | None = None,
     ) -> None:
         """``default_max_tokens`` is sent when a request sets none (the API requires one)."""
-        self.model = model
-        self.base_url = base_url
         self.default_max_tokens = default_max_tokens
-        self.prices = prices or DEFAULT_PRICES
-        self.policy = retry_policy(
-            max_retries=max_retries,
-            backoff_base=backoff_base,
-            backoff_max=backoff_max,
-            first_token_timeout=first_token_timeout,
-            read_timeout=timeout,
-            rng=rng,
-            sleep=sleep,
-        )
-        self._owns_client = client is None
-        self.client = client or anthropic.AsyncAnthropic(
-            api_key=api_key,
+        super().__init__(
+            model=model,
             base_url=base_url,
-            timeout=timeout,
-            max_retries=0,
-            default_headers=default_headers,
+            prices=prices,
+            policy=retry_policy(
+                max_retries=max_retries,
+                backoff_base=backoff_base,
+                backoff_max=backoff_max,
+                first_token_timeout=first_token_timeout,
+                read_timeout=timeout,
+                rng=rng,
+                sleep=sleep,
+            ),
+            client=client
+            or anthropic.AsyncAnthropic(
+                api_key=api_key,
+                base_url=base_url,
+                timeout=timeout,
+                max_retries=0,
+                default_headers=default_headers,
+            ),
+            owns_client=client is None,
         )
 
-    async def aclose(self) -> None:
-        """Close the SDK client's connection pool (not an injected client, its owner does)."""
-        if self._owns_client:
-            await self.client.close()
-
-    def stream(self, request: ChatRequest) -> AsyncIterator[Chunk]:
-        """Stream the reply to ``request``; failures raise ``ProviderError``."""
-        return stream_with_retries(lambda: self._attempt(request), classify_error, self.policy)
+    def _classify(self, exc: Exception) -> ProviderError:
+        return classify_error(exc)
 
     async def _attempt(self, request: ChatRequest) -> AsyncGenerator[Chunk, None]:
         model = request.model or self.model

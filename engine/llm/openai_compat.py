@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
@@ -30,13 +30,13 @@ from engine.llm.base import (
     retry_after,
     retry_policy,
     status_error,
-    stream_with_retries,
 )
-from engine.llm.pricing import DEFAULT_PRICES, PriceTable
+from engine.llm.pricing import PriceTable
+from engine.llm.sdk import SDKProvider
 from engine.llm.sse import iter_events
 
 
-class OpenAICompatProvider:
+class OpenAICompatProvider(SDKProvider[openai.AsyncOpenAI]):
     """Streams chat completions from any endpoint that speaks the OpenAI wire protocol."""
 
     name = "openai"
@@ -60,37 +60,34 @@ class OpenAICompatProvider:
         client: openai.AsyncOpenAI | None = None,
     ) -> None:
         """``extra_sampling``: send top_k/min_p (None: yes, unless the endpoint is OpenAI's own)."""
-        self.model = model
-        self.base_url = base_url
-        self.prices = prices or DEFAULT_PRICES
         self.official = base_url is None or urlparse(base_url).hostname == "api.openai.com"
         self.extra_sampling = (not self.official) if extra_sampling is None else extra_sampling
-        self.policy = retry_policy(
-            max_retries=max_retries,
-            backoff_base=backoff_base,
-            backoff_max=backoff_max,
-            first_token_timeout=first_token_timeout,
-            read_timeout=timeout,
-            rng=rng,
-            sleep=sleep,
-        )
-        self._owns_client = client is None
-        self.client = client or openai.AsyncOpenAI(
-            api_key=api_key,
+        super().__init__(
+            model=model,
             base_url=base_url,
-            timeout=timeout,
-            max_retries=0,
-            default_headers=default_headers,
+            prices=prices,
+            policy=retry_policy(
+                max_retries=max_retries,
+                backoff_base=backoff_base,
+                backoff_max=backoff_max,
+                first_token_timeout=first_token_timeout,
+                read_timeout=timeout,
+                rng=rng,
+                sleep=sleep,
+            ),
+            client=client
+            or openai.AsyncOpenAI(
+                api_key=api_key,
+                base_url=base_url,
+                timeout=timeout,
+                max_retries=0,
+                default_headers=default_headers,
+            ),
+            owns_client=client is None,
         )
 
-    async def aclose(self) -> None:
-        """Close the SDK client's connection pool (not an injected client, its owner does)."""
-        if self._owns_client:
-            await self.client.close()
-
-    def stream(self, request: ChatRequest) -> AsyncIterator[Chunk]:
-        """Stream the reply to ``request``; failures raise ``ProviderError``."""
-        return stream_with_retries(lambda: self._attempt(request), classify_error, self.policy)
+    def _classify(self, exc: Exception) -> ProviderError:
+        return classify_error(exc)
 
     def extra_body(self, request: ChatRequest) -> dict[str, object]:
         """Sampling parameters outside OpenAI's API that compatible servers accept."""
