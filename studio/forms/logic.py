@@ -106,6 +106,21 @@ def _must_be(kind: type, label: str) -> Any:
     return check
 
 
+def conditions_field() -> JSONTextField:
+    """The state conditions of a rule or reaction, as a JSON array."""
+    return JSONTextField(
+        label=_("Conditions (JSON)"),
+        empty=[],
+        rows=3,
+        validators=[_must_be(list, "array")],
+        help_text=CONDITIONS_HELP,
+    )
+
+
+def condition_logic_field() -> forms.ChoiceField:
+    return forms.ChoiceField(label=_("Condition logic"), choices=choices(("all", "any")))
+
+
 class RuleForm(EngineForm):
     id = forms.CharField(label=_("ID"), required=False, max_length=120, help_text=ID_HELP)
     name = forms.CharField(label=_("Name"), required=False, max_length=300)
@@ -118,7 +133,7 @@ class RuleForm(EngineForm):
     enabled = forms.BooleanField(label=_("Enabled"), required=False, initial=True)
     cooldown_turns = optional_int(label=_("Cooldown (turns)"), min_value=0)
     max_fire_count = optional_int(label=_("Max fire count"), min_value=0)
-    condition_logic = forms.ChoiceField(label=_("Condition logic"), choices=choices(("all", "any")))
+    condition_logic = condition_logic_field()
     trigger = JSONTextField(
         label=_("Trigger (JSON)"),
         required=True,
@@ -126,13 +141,7 @@ class RuleForm(EngineForm):
         validators=[_must_be(dict, "object")],
         help_text=_('e.g. {"type": "keyword", "keywords": ["tavern"]}'),
     )
-    conditions = JSONTextField(
-        label=_("Conditions (JSON)"),
-        empty=[],
-        rows=3,
-        validators=[_must_be(list, "array")],
-        help_text=CONDITIONS_HELP,
-    )
+    conditions = conditions_field()
     actions = JSONTextField(
         label=_("Actions (JSON)"),
         empty=[],
@@ -151,7 +160,7 @@ class ReactionForm(EngineForm):
     id = forms.CharField(label=_("ID"), required=False, max_length=120, help_text=ID_HELP)
     name = forms.CharField(label=_("Name"), required=False, max_length=300)
     enabled = forms.BooleanField(label=_("Enabled"), required=False, initial=True)
-    condition_logic = forms.ChoiceField(label=_("Condition logic"), choices=choices(("all", "any")))
+    condition_logic = condition_logic_field()
     when = JSONTextField(
         label=_("When (event pattern, JSON)"),
         required=True,
@@ -159,13 +168,7 @@ class ReactionForm(EngineForm):
         validators=[_must_be(dict, "object")],
         help_text=_('e.g. {"eventType": "message:user"}'),
     )
-    conditions = JSONTextField(
-        label=_("Conditions (JSON)"),
-        empty=[],
-        rows=3,
-        validators=[_must_be(list, "array")],
-        help_text=CONDITIONS_HELP,
-    )
+    conditions = conditions_field()
     then = JSONTextField(
         label=_("Then (effects, JSON)"),
         empty=[],
