@@ -5,10 +5,8 @@ from __future__ import annotations
 import copy
 import functools
 import io
-import os
 import struct
 import wave
-from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.hashers import make_password
@@ -63,13 +61,6 @@ BASE_WORLD: dict[str, Any] = {
         }
     ],
 }
-
-
-def corpus_dir() -> Path:
-    """The SillyTavern corpus: ``<repo>/../shared/corpus``, or under $FABULA_SHARED."""
-    shared = os.environ.get("FABULA_SHARED")
-    base = Path(shared) if shared else Path(__file__).resolve().parents[1].parent / "shared"
-    return base / "corpus" / "sillytavern"
 
 
 def world_data(**overrides: Any) -> dict[str, Any]:
@@ -175,3 +166,47 @@ def full_world_data() -> dict[str, Any]:
         {"id": "bag", "type": "json", "defaultValue": {"a": [1]}, "category": "inventory"}
     )
     return data
+
+
+def journal_text(size: int = 5 * 1024) -> str:
+    """A ``size``-byte journal value with a marker that shows how often a frame carries it."""
+    head = "JOURNAL-MARK "
+    return head + ("The caravan keeps its log. " * (size // 27 + 1))[: size - len(head)]
+
+
+def add_long_history(session: Any, count: int, *, journal: str | None = None) -> None:
+    """Append settled turns until ``session`` holds ``count`` messages, in one bulk insert.
+
+    Each message keeps a full state snapshot (with the ``journal`` value, 5 KB by default) and
+    each reply one swipe with its own snapshot, as real turns leave them; no engine runs.
+    """
+    from play.models import Message
+
+    journal = journal_text() if journal is None else journal
+    start = session.messages.count()
+    base = dict(session.state or {})
+    rows = []
+    for position in range(start, count):
+        values = {**base.get("values", {}), "gold": position, "journal": journal}
+        state = {**base, "values": values, "turn": position // 2}
+        role = "user" if position % 2 else "assistant"
+        content = f"Message {position}: " + ("the salt road goes on. " * 8)
+        changes = [{"variableId": "gold", "path": [], "old": position - 1, "new": position}]
+        swipes = []
+        if role == "assistant":
+            swipes = [{"content": content, "raw": content, "state": state, "status": "complete"}]
+        rows.append(
+            Message(
+                session=session,
+                position=position,
+                role=role,
+                content=content,
+                raw=content,
+                state=state,
+                changes=changes,
+                swipes=swipes,
+            )
+        )
+    Message.objects.bulk_create(rows, batch_size=500)
+    session.state = rows[-1].state if rows else session.state
+    session.save(update_fields=["state", "updated_at"])

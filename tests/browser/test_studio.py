@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import PHONE, shot
-from tests.factories import corpus_dir
+from tests.support.corpus import corpus_dir, fixture_path, requires_corpus
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -162,6 +162,18 @@ def test_reorder_entries_with_the_keyboard_buttons(new_page: Any) -> None:
     expect(names).to_have_text(["First", "Second"])
 
 
+def test_importing_our_v3_card_shows_its_lorebook(new_page: Any) -> None:
+    page = new_page()
+    sign_up(page, "erin")
+    page.click("text=Import a file")
+    page.set_input_files("#id_file", str(fixture_path("ferryman_v3.png")))
+    page.click("main button[type=submit]")
+    expect(page.locator(".messages")).to_contain_text("Imported “Orrin the Ferryman”.")
+    for key in ("the-ferry", "the-toll", "the-lantern"):
+        expect(page.locator("#item-list")).to_contain_text(key)
+
+
+@requires_corpus
 def test_importing_seraphinas_card_shows_her_lorebook(new_page: Any) -> None:
     page = new_page()
     sign_up(page, "dana")

@@ -5,10 +5,8 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import os
 import struct
 import zlib
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,21 +24,24 @@ from engine.interop import (
     worldinfo_to_world,
 )
 from engine.world import WorldDefinition, export_world, load_world
+from tests.fixtures.interop import make
+from tests.support.corpus import corpus_dir, fixture_bytes, fixture_path, requires_corpus
 
-
-def _corpus_dir() -> Path:
-    shared = os.environ.get("FABULA_SHARED")
-    root = Path(shared) if shared else Path(__file__).resolve().parents[3] / "shared"
-    return root / "corpus" / "sillytavern"
-
-
-CORPUS = _corpus_dir()
+CORPUS = corpus_dir()
 CORPUS_FILES = [
     "Eldoria.json",
     "default_CodingSensei.png",
     "default_FluxTheCat.png",
     "default_Seraphina.png",
     "legacy_Sample_world.json",
+]
+FIXTURE_FILES = [
+    "ferryman_v2.json",
+    "ferryman_v2.png",
+    "ferryman_v3.json",
+    "ferryman_v3.png",
+    "the_landing_legacy.json",
+    "the_wend_worldinfo.json",
 ]
 
 
@@ -86,10 +87,12 @@ def _dump(entries: list[Any]) -> list[dict[str, Any]]:
 # --- the corpus --------------------------------------------------------------------------
 
 
+@requires_corpus
 def test_corpus_holds_the_files_the_readme_lists():
     assert sorted(p.name for p in CORPUS.iterdir() if p.suffix in (".png", ".json")) == CORPUS_FILES
 
 
+@requires_corpus
 @pytest.mark.parametrize("name", CORPUS_FILES)
 def test_every_corpus_file_imports_and_survives_export(name):
     world = _import(name)
@@ -100,6 +103,7 @@ def test_every_corpus_file_imports_and_survives_export(name):
     assert export_world(again) == export_world(world)
 
 
+@requires_corpus
 def test_seraphina_book_and_eldoria_file_give_the_same_entries():
     card_lore = lorebook_entries(_import("default_Seraphina.png"))
     file_lore = _import("Eldoria.json").entries
@@ -112,6 +116,7 @@ def test_seraphina_book_and_eldoria_file_give_the_same_entries():
     }
 
 
+@requires_corpus
 def test_seraphina_card_maps_to_always_sent_entries_and_metadata():
     world, warnings = import_file(_corpus("default_Seraphina.png"), "default_Seraphina.png")
 
@@ -141,6 +146,7 @@ def test_seraphina_card_maps_to_always_sent_entries_and_metadata():
     assert warnings == []
 
 
+@requires_corpus
 def test_flux_post_history_instructions_go_after_the_chat_verbatim():
     world = _import("default_FluxTheCat.png")
 
@@ -161,6 +167,7 @@ def test_flux_post_history_instructions_go_after_the_chat_verbatim():
     assert world.custom_tags == []  # top-level V1 "tags" is "" here; data.tags wins
 
 
+@requires_corpus
 def test_coding_sensei_tags_become_custom_tags_and_empty_depth_prompt_is_dropped():
     world = _import("default_CodingSensei.png")
 
@@ -169,6 +176,7 @@ def test_coding_sensei_tags_become_custom_tags_and_empty_depth_prompt_is_dropped
     assert world.entries_by_id["greeting"].content.startswith('"Hello world!"')
 
 
+@requires_corpus
 def test_legacy_world_keeps_its_folder_and_comments():
     world = _import("legacy_Sample_world.json")
 
@@ -680,6 +688,7 @@ def test_world_info_without_entries_is_refused(data, message):
 # --- export and round trips --------------------------------------------------------------
 
 
+@requires_corpus
 def test_exported_world_info_has_the_fields_sillytavern_reads():
     world = _import("Eldoria.json")
 
@@ -725,6 +734,7 @@ def test_exported_world_info_has_the_fields_sillytavern_reads():
     assert json.loads(json.dumps(exported)) == exported
 
 
+@requires_corpus
 @pytest.mark.parametrize("name", CORPUS_FILES)
 def test_corpus_lorebooks_survive_a_round_trip(name):
     world = _import(name)
@@ -784,6 +794,7 @@ def test_sillytavern_only_settings_come_back_on_export():
 # --- import_file -------------------------------------------------------------------------
 
 
+@requires_corpus
 def test_import_file_reads_card_json_world_info_json_and_fabula_worlds():
     card = json.dumps(_v2("Jay", description="d")).encode()
     book = json.dumps({"entries": [{"keys": ["a"], "content": "b"}]}).encode()
@@ -853,3 +864,65 @@ def test_an_invalid_fabula_world_lists_every_problem():
         "entries[0].id: must be kebab-case (lowercase letters, digits and single hyphens)",
     ]
     assert str(caught.value).endswith("(and 1 more)")
+
+
+# --- the project's own fixtures (any clone) ----------------------------------------------
+
+
+def test_fixtures_are_what_make_py_writes():
+    assert sorted(make.fixtures()) == FIXTURE_FILES
+    for name, data in make.fixtures().items():
+        assert fixture_bytes(name) == data, f"{name}: run tests/fixtures/interop/make.py"
+
+
+@pytest.mark.parametrize("name", FIXTURE_FILES)
+def test_every_fixture_imports_and_survives_export(name):
+    world, warnings = import_file(fixture_bytes(name), name)
+
+    assert world.entries
+    assert warnings == []
+    assert export_world(load_world(export_world(world))) == export_world(world)
+
+
+@pytest.mark.parametrize("name", ["ferryman_v2.png", "ferryman_v3.png", "ferryman_v2.json"])
+def test_a_card_gives_its_fields_and_its_book(name):
+    world, _ = import_file(fixture_bytes(name), name)
+
+    ids = [e.id for e in world.entries]
+    assert (world.name, world.author) == ("Orrin the Ferryman", "Fabula")
+    assert ids[:6] == [
+        "description",
+        "personality",
+        "scenario",
+        "greeting",
+        "alternate-greeting-1",
+        "example-dialogue",
+    ]
+    assert _dump(lorebook_entries(world)) == _dump(
+        import_file(fixture_bytes("the_wend_worldinfo.json"), "wend.json")[0].entries
+    )
+
+
+def test_a_v3_png_prefers_its_ccv3_chunk_over_the_v2_copy():
+    from_png = export_world(import_file(fixture_bytes("ferryman_v3.png"), "o.png")[0])
+    from_json = export_world(import_file(fixture_bytes("ferryman_v3.json"), "o.json")[0])
+
+    assert from_png == from_json
+    assert from_png["stCard"]["spec"] == "chara_card_v3"
+    assert read_png_card(fixture_bytes("ferryman_v3.png"))["data"]["nickname"] == "Orrin"
+
+
+def test_the_legacy_fixture_keeps_titles_as_names_and_recurses():
+    world, _ = import_file(fixture_bytes("the_landing_legacy.json"), "landing.json")
+
+    assert [e.id for e in world.entries] == ["landing-definition", "orrin-definition"]
+    assert "Orrin" in world.entries[0].content
+    assert fixture_path("the_landing_legacy.json").stat().st_size < 4096
+
+
+def test_our_world_info_round_trips_through_sillytavern_export():
+    world, _ = import_file(fixture_bytes("the_wend_worldinfo.json"), "wend.json")
+
+    again = worldinfo_to_world(world_to_worldinfo(world), "wend")
+
+    assert _dump(again.entries) == _dump(world.entries)

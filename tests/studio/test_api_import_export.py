@@ -11,7 +11,8 @@ from engine.world import export_world, load_world
 from studio.models import Entry, World
 from studio.publishing import publish_world
 from studio.worlds import create_item, export_world_json
-from tests.factories import corpus_dir, full_world_data, world_data
+from tests.factories import full_world_data, world_data
+from tests.support.corpus import corpus_dir, fixture_bytes, requires_corpus
 
 IMPORT = "/api/worlds/import"
 
@@ -74,6 +75,7 @@ def test_import_of_a_non_world_body_is_422(as_alice, body, error):
     assert response.json()["errors"] == [error]
 
 
+@requires_corpus
 def test_import_a_card_png(as_alice):
     path = corpus_dir() / "default_Seraphina.png"
     response = as_alice.post(IMPORT, upload(path.name, path.read_bytes()))
@@ -83,6 +85,31 @@ def test_import_a_card_png(as_alice):
     assert world.entries.filter(section="chat-history").count() == 4
 
 
+@pytest.mark.parametrize(
+    ("name", "version"), [("ferryman_v2.png", "2.0"), ("ferryman_v3.png", "3.0")]
+)
+def test_import_a_card_png_of_our_own(as_alice, name, version):
+    response = as_alice.post(IMPORT, upload(name, fixture_bytes(name)))
+    assert response.status_code == 201, response.content
+    world = World.objects.get(pk=response.json()["world"]["id"])
+    assert world.name == "Orrin the Ferryman"
+    lore = world.entries.filter(key__startswith="the-").values_list("key", flat=True)
+    assert sorted(lore) == ["the-ferry", "the-lantern", "the-toll"]
+    exported = as_alice.get(f"/api/worlds/{world.pk}/export").json()
+    assert exported["stCard"]["specVersion"] == version
+
+
+@pytest.mark.parametrize(
+    ("name", "count"), [("the_wend_worldinfo.json", 3), ("the_landing_legacy.json", 2)]
+)
+def test_import_world_info_of_our_own(as_alice, name, count):
+    response = as_alice.post(IMPORT, upload(name, fixture_bytes(name)))
+    assert response.status_code == 201, response.content
+    world = World.objects.get(pk=response.json()["world"]["id"])
+    assert world.entries.count() == count
+
+
+@requires_corpus
 def test_import_world_info_json(as_alice):
     path = corpus_dir() / "Eldoria.json"
     response = as_alice.post(IMPORT, upload(path.name, path.read_bytes()))

@@ -9,8 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from studio.models import World
-from tests.factories import corpus_dir, world_data
+from tests.factories import world_data
 from tests.studio.view_helpers import errors_of, hx, is_partial, login
+from tests.support.corpus import corpus_dir, fixture_bytes, requires_corpus
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +24,7 @@ def corpus(name: str) -> SimpleUploadedFile:
     return upload(name, (corpus_dir() / name).read_bytes(), "image/png")
 
 
+@requires_corpus
 def test_seraphinas_card_becomes_a_draft_with_her_lorebook(client, alice):
     response = login(client, alice).post(
         reverse("studio:import"), {"file": corpus("default_Seraphina.png")}
@@ -37,6 +39,24 @@ def test_seraphinas_card_becomes_a_draft_with_her_lorebook(client, alice):
     assert "shadowfang" in page
 
 
+def test_our_v3_card_becomes_a_draft_with_its_lorebook(client, alice):
+    card = upload("ferryman_v3.png", fixture_bytes("ferryman_v3.png"), "image/png")
+    response = login(client, alice).post(reverse("studio:import"), {"file": card})
+    world = World.objects.get(owner=alice)
+    assert response["Location"] == reverse("studio:entries", args=[world.pk])
+    assert world.name == "Orrin the Ferryman"
+    lore = world.entries.filter(key__startswith="the-").values_list("key", flat=True)
+    assert sorted(lore) == ["the-ferry", "the-lantern", "the-toll"]
+
+
+def test_our_world_info_file_imports_its_entries(client, alice):
+    data = fixture_bytes("the_wend_worldinfo.json")
+    login(client, alice).post(reverse("studio:import"), {"file": upload("wend.json", data)})
+    world = World.objects.get(owner=alice)
+    assert world.entries.count() == 3
+
+
+@requires_corpus
 def test_a_world_info_file_imports_its_entries(client, alice):
     login(client, alice).post(reverse("studio:import"), {"file": corpus("Eldoria.json")})
     world = World.objects.get(owner=alice)

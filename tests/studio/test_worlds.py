@@ -30,7 +30,8 @@ from studio.worlds import (
     update_world,
     world_to_definition,
 )
-from tests.factories import corpus_dir, full_world_data, world_data
+from tests.factories import full_world_data, world_data
+from tests.support.corpus import FIXTURES_DIR, corpus_dir, requires_corpus
 
 SECTIONS = "system-presets, examples, chat-history, post-history"
 
@@ -69,11 +70,16 @@ def test_round_trip_keeps_unknown_fields_at_every_level(alice):
     assert "category" not in exported["variables"][1]
 
 
+@requires_corpus
 def test_corpus_is_found():
     assert len(corpus_files()) == 5, corpus_dir()
 
 
-@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    corpus_files() + sorted(FIXTURES_DIR.glob("*.[jp][sn][og]*")),
+    ids=lambda p: p.name,
+)
 def test_sillytavern_corpus_round_trips(alice, path):
     definition, _warnings = import_file(path.read_bytes(), path.name)
     world = import_world(alice, definition)
