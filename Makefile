@@ -18,6 +18,8 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed ## Create .venv and install the app with its dev tools
 
+# Development: DEBUG on (plain http, SECRET_KEY generated once into .secrets/) unless set.
+run: export DEBUG ?= 1
 run: install ## Migrate, load the demo world and serve on http://127.0.0.1:8000 (daphne)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
@@ -35,6 +37,9 @@ fmt: install ## Format and autofix
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# The relay benchmark runs daphne with DEBUG off: throwaway keys unless set.
+bench: export SECRET_KEY ?= bench-only-secret-key-not-for-any-real-site-0123456789
+bench: export FABULA_KEY_ENCRYPTION_SECRET ?= bench-only-key-encryption-secret
 bench: install ## Run the benchmarks (prints ratios against simple baselines)
 	$(PY) bench/directives.py
 	$(PY) bench/prompt.py

@@ -9,30 +9,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Swagger
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer, SessionAuth
 
+from config.limits import GuardedParser, InputTooLarge
 from engine.interop import CardError
+from engine.jsonguard import JsonInputError
 from engine.world import WorldValidationError
 from play.api import router as play_router
 from play.errors import PlayError
 from studio.api import router as studio_router
-from studio.tokens import authenticate_token
+from studio.tokens import check_token_scope, find_token
 from studio.worlds import WorldInUseError
 
 
 class TokenAuth(HttpBearer):
-    """``Authorization: Bearer fab_…``: a personal token, no CSRF (no cookie involved)."""
+    """``Authorization: Bearer fab_…``: a personal token, no CSRF (no cookie involved).
+
+    A read-scoped token asking for an unsafe method gets a 403 that names its scope.
+    """
 
     def authenticate(self, request: HttpRequest, token: str) -> User | None:
-        user = authenticate_token(token)
-        if user is not None:
-            request.user = user
-        return user
+        api_token = find_token(token)
+        if api_token is None:
+            return None
+        check_token_scope(api_token, request.method or "GET")  # 403 naming the scope
+        request.user = api_token.user
+        request.api_token = api_token  # type: ignore[attr-defined]  # read by check_can_mint
+        return api_token.user
 
 
 class BrowserSessionAuth(SessionAuth):
@@ -52,7 +61,11 @@ api = NinjaAPI(
     version="1.0.0",
     urls_namespace="api",
     auth=[TokenAuth(), BrowserSessionAuth()],
+    parser=GuardedParser(),  # UTF-8, depth, NUL and number limits of docs/LIMITS.md
     docs_url="/docs",
+    # Swagger UI from ninja's own static files ("ninja" is in INSTALLED_APPS), never a CDN; no
+    # badge from the online validator either: the docs need no network and fit the page CSP.
+    docs=Swagger(settings={"validatorUrl": None}),
 )
 
 
@@ -118,7 +131,25 @@ def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpRespo
 
 @api.exception_handler(HttpError)
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    # ninja turns any error of the body parser into a bare 400; say what was wrong instead.
+    if isinstance(exc.__cause__, JsonInputError | RequestDataTooBig):
+        return api.on_exception(request, exc.__cause__)
     return _error(request, exc.status_code, str(exc))
+
+
+@api.exception_handler(JsonInputError)
+def bad_json(request: HttpRequest, exc: JsonInputError) -> HttpResponse:
+    return _error(request, 400, "bad input", [str(exc)])
+
+
+@api.exception_handler(InputTooLarge)
+def too_large(request: HttpRequest, exc: InputTooLarge) -> HttpResponse:
+    return _error(request, 413, "request body too large", [str(exc)])
+
+
+@api.exception_handler(RequestDataTooBig)
+def body_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    return too_large(request, InputTooLarge("$", settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0))
 
 
 @api.get("/health", auth=None, tags=["meta"])

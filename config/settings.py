@@ -9,12 +9,18 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.env import env_bool, env_int, env_list, env_secret, env_str
+from config.env import env_bool, env_int, env_list, env_secret, env_str, required_secret
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-SECRET_KEY = env_secret("SECRET_KEY", "fabula-embedded-dev-key-change-me-in-production")
-DEBUG = env_bool("DEBUG", True)
+# Production unless told otherwise: DEBUG is off unless set (`make run` sets DEBUG=1). Without
+# DEBUG, SECRET_KEY must come from the environment; with it, one is generated per install and
+# kept in FABULA_SECRETS_DIR (git-ignored). SECRET_KEY_FALLBACKS still verify what older keys
+# signed, for a rotation.
+DEBUG = env_bool("DEBUG", False)
+FABULA_SECRETS_DIR = Path(env_str("FABULA_SECRETS_DIR", str(BASE_DIR / ".secrets")))
+SECRET_KEY = required_secret("SECRET_KEY", debug=DEBUG, store=FABULA_SECRETS_DIR)
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -29,12 +35,17 @@ INSTALLED_APPS = [
     "channels",
     "template_partials",
     "django_htmx",
+    "ninja",  # its templates and static files: /api/docs loads Swagger UI from here, not a CDN
     "studio",
     "play",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside XFrameOptionsMiddleware, so its frame-ancestors follows X-Frame-Options.
+    "config.security.SecurityHeadersMiddleware",
+    # Bad input (over-size body, NUL, broken UTF-8, deep JSON) is a 4xx before any view runs.
+    "config.limits.input_limits",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -60,6 +71,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.security.csp_nonce",
             ],
         },
     },
@@ -70,16 +82,28 @@ DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The throttle goes first: while a name or address is locked it refuses every check.
+AUTHENTICATION_BACKENDS = [
+    "studio.throttle.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins allowed per account name and per client address within the window (seconds).
+FABULA_LOGIN_ATTEMPTS = env_int("FABULA_LOGIN_ATTEMPTS", 5)
+FABULA_LOGIN_ADDRESS_ATTEMPTS = env_int("FABULA_LOGIN_ADDRESS_ATTEMPTS", 20)
+FABULA_LOGIN_WINDOW = env_int("FABULA_LOGIN_WINDOW", 15 * 60)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "studio:world_list"
 LOGOUT_REDIRECT_URL = "gallery"
 
-# Production hardening. With DEBUG off, cookies travel over HTTPS only unless SECURE_COOKIES=false
-# says otherwise; the HTTPS redirect, HSTS and trusting the proxy's X-Forwarded-Proto are opt-in
-# because TLS usually ends at the proxy in front of daphne.
+# Production hardening: with DEBUG off every switch defaults to HTTPS-only, so
+# `manage.py check --deploy` passes with no warning; each can be turned off by its variable (a
+# site served over plain http on a private network). Behind a proxy that ends TLS, set
+# SECURE_PROXY_SSL_HEADER=true (and have the proxy set X-Forwarded-Proto), or the redirect loops.
 SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
@@ -88,15 +112,22 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_SAMESITE = "Lax"
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^api/health$"]  # a load balancer may probe over plain http
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"  # the custom-UI sandbox opts in with @xframe_options_sameorigin
+# config/security.py adds the nonce CSP and Permissions-Policy. Worlds may name audio by direct
+# URL (seed 004), so media may also come from these sources ("'self'" for this site only).
+FABULA_CSP_MEDIA_SRC = env_list("FABULA_CSP_MEDIA_SRC", ["https:"])
+# Error pages and reports never show these settings, even with DEBUG on (URLs carry passwords).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.security.SettingsHidingFilter"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("es", "Español"), ("zh-hans", "简体中文")]
@@ -110,7 +141,10 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
-DATA_UPLOAD_MAX_MEMORY_SIZE = 25 * 1024 * 1024
+# Request limits (docs/LIMITS.md): a body over FABULA_MAX_BODY_BYTES is a 413 before it is read
+# (config.limits); an import (world JSON, card PNG/JSON, World Info) over MAX_IMPORT_BYTES too.
+FABULA_MAX_BODY_BYTES = env_int("FABULA_MAX_BODY_BYTES", 25 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = FABULA_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 25 * 1024 * 1024
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 MAX_AUDIO_BYTES = env_int("MAX_AUDIO_BYTES", 10 * 1024 * 1024)
@@ -140,26 +174,56 @@ else:
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
+# A task whose worker dies is not lost: it is requeued (a dead pool child) or, unacknowledged,
+# delivered again once the broker's visibility timeout passes (a dead worker), which the Redis
+# transport checks every CELERY_RESTORE_INTERVAL seconds. Tasks are idempotent (play.tasks).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 45),
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 5),
+    "unacked_restore_throttle": 1,
+}
 
 # The narrator. "offline" needs no network; "openai" / "anthropic" use the official SDKs.
 FABULA_PROVIDER = env_str("FABULA_PROVIDER", "offline")
 FABULA_MODEL = env_str("FABULA_MODEL", "")
 FABULA_BASE_URL = env_str("FABULA_BASE_URL", "")
 FABULA_API_KEY = env_secret("FABULA_API_KEY", "")
-# Key for encrypting users' own API keys at rest (Fernet, derived from SECRET_KEY by default).
-FABULA_KEY_ENCRYPTION_SECRET = env_secret("FABULA_KEY_ENCRYPTION_SECRET", SECRET_KEY)
+# Users' own API keys are encrypted at rest with FABULA_KEY_ENCRYPTION_SECRET (its own secret, so
+# rotating SECRET_KEY loses nothing); required without DEBUG, generated per install with it.
+# Rotation: the new value encrypts, FABULA_KEY_ENCRYPTION_OLD_SECRETS (comma-separated) still
+# decrypt; `manage.py reencrypt_keys` then moves every stored key to the new one.
+FABULA_KEY_ENCRYPTION_SECRET = required_secret(
+    "FABULA_KEY_ENCRYPTION_SECRET", debug=DEBUG, store=FABULA_SECRETS_DIR
+)
+FABULA_KEY_ENCRYPTION_OLD_SECRETS = env_list("FABULA_KEY_ENCRYPTION_OLD_SECRETS", [])
 # USD per million tokens; glob patterns on the model name.
 FABULA_PRICES: dict[str, dict[str, float]] = {}
 FABULA_DAILY_ACTION_QUOTA = env_int("FABULA_DAILY_ACTION_QUOTA", 200)
 # Play: the per-session turn lock's lease (renewed while a turn runs; a dead process frees the
 # session after it), model timeouts and retries, and the history size that triggers compaction
 # (0: 60% of the world's maxContext).
-FABULA_TURN_LOCK_TTL_MS = env_int("FABULA_TURN_LOCK_TTL_MS", 30_000)
+FABULA_TURN_LOCK_TTL_MS = env_int("FABULA_TURN_LOCK_TTL_MS", 12_000)
+# A running turn's claim on its session (play.recovery) is renewed every heartbeat; one not renewed
+# for FABULA_TURN_STALE_SECONDS (or whose process is gone) is taken over and marked failed.
+FABULA_TURN_HEARTBEAT_SECONDS = float(env_str("FABULA_TURN_HEARTBEAT_SECONDS", "2"))
+FABULA_TURN_STALE_SECONDS = float(env_str("FABULA_TURN_STALE_SECONDS", "8"))
+FABULA_HOST_ID = env_str("FABULA_HOST_ID", "")  # this machine's name in claims (default hostname)
 FABULA_PROVIDER_TIMEOUT = float(env_str("FABULA_PROVIDER_TIMEOUT", "60"))
 FABULA_FIRST_TOKEN_TIMEOUT = float(env_str("FABULA_FIRST_TOKEN_TIMEOUT", "60"))
 FABULA_PROVIDER_RETRIES = env_int("FABULA_PROVIDER_RETRIES", 3)
 FABULA_PROVIDER_BACKOFF = float(env_str("FABULA_PROVIDER_BACKOFF", "0.5"))
 FABULA_COMPACTION_TOKENS = env_int("FABULA_COMPACTION_TOKENS", 0)
+# Users' own model servers (play.netguard): loopback and private addresses are refused unless
+# this is set (a local Ollama); metadata, link-local and multicast addresses are always refused.
+FABULA_ALLOW_PRIVATE_MODEL_HOSTS = env_bool("FABULA_ALLOW_PRIVATE_MODEL_HOSTS", False)
+# The site's key (play.quota): live actions per UTC day across all players (0: no limit), and the
+# models a session or world may pick on it besides FABULA_MODEL.
+FABULA_SITE_DAILY_BUDGET = env_int("FABULA_SITE_DAILY_BUDGET", 0)
+FABULA_SITE_MODELS = env_list("FABULA_SITE_MODELS", [])
+# Proxies (addresses or networks) whose X-Forwarded-For names the client; empty: REMOTE_ADDR.
+FABULA_TRUSTED_PROXIES = env_list("FABULA_TRUSTED_PROXIES", [])
 
 LOGGING = {
     "version": 1,

@@ -13,6 +13,10 @@ A thin shell over ``engine.api``; other tools rely on its input and output, so k
 - ``prompt --world W.json --chat CHAT.json [--state S.json] [--context C.json]`` prints
   ``{"messages", "breakpoint", "fired"}``.
 - ``play --world W.json [--seed N]`` plays in the terminal on the offline provider.
+- ``gm --world W.json --script S.json [--seed N] [--character ID]`` plays a game-master script,
+  one JSON line per action (``engine.gm.cli`` documents the contract).
+- ``lint --world W.json`` prints the world linter's findings, one JSON object per line, and exits
+  1 when one is an error (``engine.lint_cli`` documents the contract).
 - Every error exits 1 (a usage error too, with argparse's message on stderr).
 
 State JSON maps variable ids to values (missing ids take their default). Context JSON keys, all
@@ -56,6 +60,11 @@ from engine.api import (
     load_world,
     parse_reply,
 )
+from engine.gm.cli import SUMMARY as GM_SUMMARY
+from engine.gm.cli import add_arguments as add_gm_arguments
+from engine.gm.cli import cmd_gm
+from engine.lint_cli import SUMMARY as LINT_SUMMARY
+from engine.lint_cli import cmd_lint
 from engine.llm.offline import OfflineProvider
 
 
@@ -357,6 +366,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = command("play", cmd_play, "play in the terminal on the offline provider")
     play.add_argument("--state", metavar="S.json", help=state_help)
     play.add_argument("--seed", type=int, default=None, help="seed for reproducible play")
+    add_gm_arguments(command("gm", cmd_gm, GM_SUMMARY))
+    command("lint", cmd_lint, LINT_SUMMARY)
     return parser
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.gm.state import GMState
 from engine.world import WorldDefinition
 
 Role = Literal["system", "user", "assistant"]
@@ -93,6 +94,7 @@ class SessionState(BaseModel):
     audio: dict[str, str | None] = Field(default_factory=dict)
     compaction_summary: str = ""
     session_memory: str = ""
+    gm: GMState | None = None  # game-master worlds only (engine.gm.state, seed 001)
 
     @classmethod
     def initial(cls, world: WorldDefinition, values: dict[str, Any] | None = None) -> SessionState:

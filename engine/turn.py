@@ -35,6 +35,12 @@ no prompt and no new turn. ``start`` opens the session without a model call: it 
 ``session:start`` and returns the greeting (the entry ``action_id`` names, else the first enabled
 ``greeting`` entry by position) with its macros expanded and its directives applied.
 
+Directives are the narrator's, never the player's (seeds 000, 002): only the model's reply
+and the creator's greeting are parsed, never the player's text; the player's words that macros
+bring into a greeting (``{{user}}``, the persona) are held out while it is parsed
+(`engine.player_text`), and the offline narrator never says back directive syntax the player
+typed nor any of the prompt (`engine.llm.offline`).
+
 Everything random or timed comes from ``clock`` and ``rng``, so a turn is reproducible.
 """
 
@@ -54,6 +60,7 @@ from engine.events import Notification, RulesOutcome
 from engine.llm.base import ChatRequest, Chunk, Provider, ProviderError, Usage
 from engine.lorebook import Fired
 from engine.macros import MacroContext, expand_macros
+from engine.player_text import PlayerWords, parse_held
 from engine.prompt import PromptResult, assemble_prompt
 from engine.reactions import record_audio
 from engine.rules import expire_directives, run_rules
@@ -161,6 +168,7 @@ class TurnResult:
     requests_ai: bool = False
     log: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    gm: Any = None  # a game-master world's engine.gm.play.GMActionResult (kind, rolls, context…)
 
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON-ready data (the prompt is left out: it is large)."""
@@ -227,6 +235,7 @@ class Turn:
         apply_on_stop: bool = False,
         seed: int | None = None,
         idle_seconds: float | None = None,
+        character_id: str | None = None,
     ) -> None:
         if action.kind not in ACTION_KINDS:
             raise ValueError(f"unknown action kind '{action.kind}'")
@@ -242,6 +251,7 @@ class Turn:
         self.apply_on_stop = apply_on_stop
         self.seed = seed
         self.idle_seconds = idle_seconds
+        self.character_id = character_id  # who acts, in a game-master world
         self.result: TurnResult | None = None
         self._started = False
         self._stop_requested = False
@@ -264,6 +274,14 @@ class Turn:
         if self._started:
             raise RuntimeError("a Turn runs once; make a new one")
         self._started = True
+        if self.world.game_master is not None:
+            # engine.gm.adapter imports this module: import it here, when a turn runs.
+            from engine.gm.adapter import gm_action_of, gm_events
+
+            if (gm_action := gm_action_of(self)) is not None:
+                async for event in gm_events(self, gm_action):
+                    yield event
+                return
         run = _Run(self)
         if self.action.kind == "start":
             async for event in run.start():
@@ -297,9 +315,12 @@ class _Run:
         entry = greeting_entry(self.world, state, turn.action.action_id)
         text = raw = ""
         if entry is not None:
-            context = self._context(turn.history)
-            raw = expand_macros(self.world, entry.content, state, context)
-            text = self._apply_reply(raw, stopped=False)
+            # The player's words that macros bring in ({{user}}, persona) are never directives.
+            words = PlayerWords()
+            context = words.shield(self._context(turn.history))
+            held = expand_macros(self.world, entry.content, state, context)
+            raw = words.restore(held)
+            text = self._apply_reply(held, stopped=False, words=words)
         first = [] if state.started else [ev.session_start()]
         state.started = True
         events = first + ev.state_changed_events(
@@ -410,11 +431,16 @@ class _Run:
             prompt.tokens += estimate_tokens(prefill.content)
         return prompt
 
-    def _apply_reply(self, raw: str, *, stopped: bool) -> str:
-        """Parse the whole reply; apply its directives unless the turn was stopped."""
+    def _apply_reply(self, raw: str, *, stopped: bool, words: PlayerWords | None = None) -> str:
+        """Parse the whole reply (only ever the narrator's text: the model's reply or the
+        creator's greeting, whose player ``words`` are held out); apply its directives unless
+        the turn was stopped."""
         state = self.state
         self._values_before = state.values  # parse_reply works on a copy; this one stays as is
-        parsed = parse_reply(self.world, raw, state.values)
+        if words is None:
+            parsed = parse_reply(self.world, raw, state.values)
+        else:
+            parsed = parse_held(self.world, raw, state.values, words)
         self.parse_skipped = list(parsed.skipped)
         if stopped and not self.turn.apply_on_stop:
             return parsed.text

@@ -29,10 +29,19 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from engine.gm.lint import game_master_errors
+from engine.gm.world import GameMaster
+from engine.jsonguard import MAX_JSON_DEPTH, JsonInputError, check_value, nesting_depth
+
 SCHEMA_VERSION = "20.0.0"
 SUPPORTED_MAJORS = (20, 21)
 
 RESERVED_VARIABLE_IDS = frozenset({"audio", "user", "char", "time", "date"})
+
+# Input bounds (docs/LIMITS.md): the text one entry holds, and the integers the database's
+# 32-bit columns store (positions, depths, priorities, counts).
+MAX_ENTRY_CONTENT = 1_000_000
+MAX_INT = 2**31 - 1
 
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -108,16 +117,16 @@ class Condition(Schema):
 class Entry(Schema):
     id: KebabId
     name: str = ""
-    content: str = ""
+    content: str = Field(default="", max_length=MAX_ENTRY_CONTENT)
     role: EntryRole = "custom"
     api_role: ApiRole = "system"
     section: Section = "system-presets"
-    position: int = 0
+    position: int = Field(default=0, ge=-MAX_INT, le=MAX_INT)
     enabled: bool = True
     keywords: list[str] = Field(default_factory=list)
     conditions: list[Condition] = Field(default_factory=list)
     condition_logic: Logic = "all"
-    depth: int | None = Field(default=None, ge=0)
+    depth: int | None = Field(default=None, ge=0, le=MAX_INT)
     match_whole_words: bool = False
     case_sensitive: bool = False  # Fabula extension, fed by SillyTavern's case_sensitive
     secondary_keywords: list[str] = Field(default_factory=list)
@@ -163,9 +172,16 @@ class Variable(Schema):
             "json": isinstance(value, dict | list | str | int | float | bool),
         }[self.type]
         if not ok:
-            raise ValueError(f"defaultValue must be a {self.type}, got {json.dumps(value)}")
+            raise FieldError("defaultValue", f"must be a {self.type}, got {json.dumps(value)}")
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError("min must not be greater than max")
+        low = self.min if self.min is not None else value
+        high = self.max if self.max is not None else value
+        if self.type == "number" and not low <= value <= high:
+            bounds = f"{_number(self.min) if self.min is not None else '-∞'} and " + (
+                _number(self.max) if self.max is not None else "∞"
+            )
+            raise FieldError("defaultValue", f"must be between {bounds}, got {_number(value)}")
         return self
 
     @property
@@ -174,6 +190,41 @@ class Variable(Schema):
 
 
 _EMPTY_DEFAULTS: dict[str, Any] = {"number": 0, "string": "", "boolean": False, "json": {}}
+
+
+class FieldError(ValueError):
+    """A model-level check that belongs to one field: its path gets ``.<field>`` appended."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def unknown_condition_variables(
+    conditions: list[Condition], known: Mapping[str, Any], path: str = ""
+) -> list[str]:
+    """A condition naming no declared variable would silently never match: one error each."""
+    return [
+        f"{path}conditions[{i}].variableId: unknown variable '{c.variable_id}'"
+        for i, c in enumerate(conditions)
+        if c.variable_id not in known
+    ]
+
+
+def reference_errors(world: WorldDefinition) -> list[str]:
+    """Every entry and rule condition must name a variable of the world."""
+    known = world.variables_by_id
+    errors: list[str] = []
+    for index, entry in enumerate(world.entries):
+        errors += unknown_condition_variables(entry.conditions, known, f"entries[{index}].")
+    for index, rule in enumerate(world.rules):
+        errors += unknown_condition_variables(rule.conditions, known, f"rules[{index}].")
+    errors += game_master_errors(world.game_master, known)  # engine.gm.lint
+    return errors
 
 
 # --- rules (seed 004 "规则与响应") -------------------------------------------------------
@@ -254,11 +305,11 @@ DirectivePosition = Literal["top", "before_char", "after_char", "auto", "depth",
 class InjectDirectiveAction(Schema):
     type: Literal["inject-directive"]
     directive_id: str
-    content: str = ""
+    content: str = Field(default="", max_length=MAX_ENTRY_CONTENT)
     position: DirectivePosition = "auto"
-    depth: int | None = Field(default=None, ge=0)
+    depth: int | None = Field(default=None, ge=0, le=MAX_INT)
     persistent: bool = False
-    duration: int | None = Field(default=None, ge=1)
+    duration: int | None = Field(default=None, ge=1, le=MAX_INT)
 
 
 class RemoveDirectiveAction(Schema):
@@ -319,10 +370,10 @@ class Rule(Schema):
     conditions: list[Condition] = Field(default_factory=list)
     condition_logic: Logic = "all"
     actions: list[Action] = Field(default_factory=list)
-    priority: int = 0
+    priority: int = Field(default=0, ge=-MAX_INT, le=MAX_INT)
     enabled: bool = True
-    cooldown_turns: int | None = Field(default=None, ge=0)
-    max_fire_count: int | None = Field(default=None, ge=0)
+    cooldown_turns: int | None = Field(default=None, ge=0, le=MAX_INT)
+    max_fire_count: int | None = Field(default=None, ge=0, le=MAX_INT)
 
 
 # --- reactions ---------------------------------------------------------------------------
@@ -422,9 +473,9 @@ class ConditionalBGM(Schema):
     condition_logic: Logic = "all"
     keywords: list[str] = Field(default_factory=list)
     match_whole_words: bool = False
-    at_turn: int | None = None
-    every_n_turns: int | None = Field(default=None, ge=1)
-    priority: int = 0
+    at_turn: int | None = Field(default=None, ge=-MAX_INT, le=MAX_INT)
+    every_n_turns: int | None = Field(default=None, ge=1, le=MAX_INT)
+    priority: int = Field(default=0, ge=-MAX_INT, le=MAX_INT)
     fade_in_duration: float | None = Field(default=None, ge=0)
     fade_out_duration: float | None = Field(default=None, ge=0)
     stop_previous_bgm: bool = Field(default=True, alias="stopPreviousBGM")
@@ -438,16 +489,16 @@ class EntryFolder(Schema):
 
 
 class Settings(Schema):
-    max_tokens: int = Field(default=12000, ge=1)
-    max_context: int = Field(default=200000, ge=1)
+    max_tokens: int = Field(default=12000, ge=1, le=1_000_000)
+    max_context: int = Field(default=200000, ge=1, le=100_000_000)
     temperature: float = Field(default=1.0, ge=0, le=2)
     top_p: float = Field(default=1, ge=0, le=1)
     frequency_penalty: float = Field(default=0, ge=-2, le=2)
     presence_penalty: float = Field(default=0, ge=-2, le=2)
     player_name: str = "User"
-    lorebook_scan_depth: int = Field(default=2, ge=0)
-    lorebook_recursion_depth: int = Field(default=0, ge=0)
-    top_k: int | None = Field(default=None, ge=0)
+    lorebook_scan_depth: int = Field(default=2, ge=0, le=10_000)
+    lorebook_recursion_depth: int = Field(default=0, ge=0, le=100)
+    top_k: int | None = Field(default=None, ge=0, le=1_000_000)
     min_p: float | None = Field(default=None, ge=0, le=1)
     structured_output: bool = False
 
@@ -478,6 +529,7 @@ class WorldDefinition(Schema):
     editor_mode: Literal["simple", "advanced"] = "advanced"
 
     settings: Settings = Field(default_factory=Settings)
+    game_master: GameMaster | None = None  # seed 001: absent in plain worlds (engine.gm.world)
 
     _warnings: list[str] = PrivateAttr(default_factory=list)
 
@@ -525,14 +577,16 @@ WorldSource = str | bytes | PathLike[str] | Mapping[str, Any]
 _M = TypeVar("_M", bound=BaseModel)
 
 
-def load_world(source: WorldSource) -> WorldDefinition:
+def load_world(source: WorldSource, *, check_references: bool = True) -> WorldDefinition:
     """Load and validate a world from JSON text, a dict or a file path.
 
     Raises WorldValidationError listing every problem with its JSON path; never anything else.
+    ``check_references=False`` skips ``reference_errors`` (``engine.lint`` reports them itself).
     """
     data = _read_source(source)
     if not isinstance(data, dict):
         raise WorldValidationError([f"$: must be a JSON object, got {_json_type(data)}"])
+    _check_json(data, strict=False)
     errors = _duplicate_id_errors(data)
     world: WorldDefinition | None = None
     try:
@@ -541,6 +595,8 @@ def load_world(source: WorldSource) -> WorldDefinition:
         errors.extend(_format_error(err, data) for err in exc.errors())
     if errors or world is None:
         raise WorldValidationError(_dedupe(errors))
+    if check_references and (references := reference_errors(world)):
+        raise WorldValidationError(references)
     world._warnings = _compat_warnings(world, data)
     return world
 
@@ -554,6 +610,8 @@ def export_world(world: WorldDefinition) -> dict[str, Any]:
             settings.pop(key, None)
     if data.get("language") is None:
         data.pop("language", None)
+    if data.get("gameMaster") is None:
+        data.pop("gameMaster", None)
     return data
 
 
@@ -564,6 +622,7 @@ def validate_part(model: type[_M], data: Any) -> _M:
     """
     if not isinstance(data, Mapping):
         raise WorldValidationError([f"$: must be a JSON object, got {_json_type(data)}"])
+    _check_json(dict(data))
     try:
         return model.model_validate(dict(data))
     except ValidationError as exc:
@@ -591,7 +650,18 @@ def _read_source(source: WorldSource) -> Any:
     return _parse_json(text, str(path))
 
 
+def _check_json(data: dict[str, Any], *, strict: bool = True) -> None:
+    # Before pydantic: kept extras deeper than ~255 levels cannot even be dumped; a part written
+    # by a creator (``strict``) must also be storable: no NUL, no NaN (docs/LIMITS.md).
+    try:
+        check_value(data, allow_nan=not strict, allow_nul=not strict)
+    except JsonInputError as exc:
+        raise WorldValidationError([str(exc)]) from None
+
+
 def _parse_json(text: str, what: str) -> Any:
+    if nesting_depth(text) > MAX_JSON_DEPTH:
+        raise WorldValidationError([f"$: {what} is nested deeper than {MAX_JSON_DEPTH} levels"])
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -626,7 +696,11 @@ def _duplicate_id_errors(data: dict[str, Any]) -> list[str]:
 
 
 def _format_error(err: Any, data: Any) -> str:
-    return f"{_format_path(err['loc'], data)}: {_format_message(err)}"
+    path = _format_path(err["loc"], data)
+    field = getattr((err.get("ctx") or {}).get("error"), "field", None)
+    if isinstance(field, str):  # a FieldError names the field the model-level check is about
+        path = field if path == "$" else f"{path}.{field}"
+    return f"{path}: {_format_message(err)}"
 
 
 def _format_path(loc: tuple[Any, ...], data: Any) -> str:
@@ -664,6 +738,8 @@ def _format_message(err: Any) -> str:
         return f"unknown type '{ctx.get('tag')}'; must be one of " + ", ".join(options)
     if kind == "union_tag_not_found":
         return "type is required"
+    if kind == "int_parsing_size":  # 1e30 where an integer goes
+        return "is out of range (too large a number)"
     if kind == "value_error":
         return str(ctx.get("error", err["msg"]))
     message = str(err["msg"])

@@ -7,14 +7,19 @@ JSON in ``config/api.py``. Another player's session answers 404, like one that d
 from __future__ import annotations
 
 import uuid
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from django.http import Http404, HttpRequest
 from ninja import Body, Router, Schema, Status
+from ninja.errors import HttpError
+from ninja.utils import check_csrf
+from pydantic import Field
 
-from play import personas, providers, recordings, sessions
+from play import history, personas, providers, recordings, sessions
 from play.errors import SessionForbidden, SessionNotFound
+from play.frames import HISTORY_PAGE, MAX_HISTORY_PAGE
 from play.models import Session
+from play.narrator import default_mode
 from studio.access import get_version_for_user, get_world_for_user
 from studio.worlds import export_world_json
 
@@ -26,18 +31,18 @@ Mode = Literal["live", "offline", "record", "replay"]
 class SessionIn(Schema):
     version_id: int
     persona_id: int | None = None
-    mode: Mode = "live"
+    mode: Mode | None = None  # None: live when a model is configured, else offline
     model: str = ""
 
 
 class GuestSessionIn(Schema):
     version_id: int
-    mode: Literal["live", "offline"] = "live"
+    mode: Literal["live", "offline"] | None = None
 
 
 class PlaytestIn(Schema):
     world_id: int
-    mode: Literal["live", "offline", "record"] = "live"
+    mode: Literal["live", "offline", "record"] | None = None
 
 
 class PersonaIn(Schema):
@@ -60,6 +65,13 @@ class ProviderIn(Schema):
     base_url: str = ""
     model: str = ""
     api_key: str | None = None  # None keeps the stored key; "" removes it
+
+
+def _check_csrf(request: HttpRequest) -> None:
+    """Operations open to guests (auth=None) skip ninja's CSRF check, yet act on the browser's
+    session cookie like any form post: another site must not start sessions in it."""
+    if check_csrf(request) is not None:
+        raise HttpError(403, "CSRF check Failed")
 
 
 def _player(request: HttpRequest) -> sessions.Player:
@@ -92,7 +104,11 @@ def create_session(request: HttpRequest, data: SessionIn) -> Any:
     if data.persona_id is not None:
         persona = personas.get_persona_for_user(request.user, data.persona_id)
     session = sessions.start_session(
-        request.user, version, persona=persona, mode=data.mode, model=data.model
+        request.user,
+        version,
+        persona=persona,
+        mode=data.mode or default_mode(request.user),
+        model=data.model,
     )
     return Status(201, _session_out(session))
 
@@ -100,11 +116,15 @@ def create_session(request: HttpRequest, data: SessionIn) -> Any:
 @router.post("/play/guest-sessions", auth=None, response={201: dict[str, Any]})
 def create_guest_session(request: HttpRequest, data: GuestSessionIn) -> Any:
     """A guest preview of a published world, reachable only from this browser session."""
+    _check_csrf(request)
     version = get_version_for_user(request.user, data.version_id)
     if not request.session.session_key:
         request.session.save()
     session = sessions.start_session(
-        request.user, version, mode=data.mode, guest_key=request.session.session_key or ""
+        request.user,
+        version,
+        mode=data.mode or default_mode(None),
+        guest_key=request.session.session_key or "",
     )
     return Status(201, _session_out(session))
 
@@ -112,7 +132,8 @@ def create_guest_session(request: HttpRequest, data: GuestSessionIn) -> Any:
 @router.post("/play/playtests", response={201: dict[str, Any]})
 def create_playtest(request: HttpRequest, data: PlaytestIn) -> Any:
     world = get_world_for_user(request.user, data.world_id, write=True)
-    session = sessions.start_playtest(request.user, world, export_world_json(world), mode=data.mode)
+    mode = data.mode or default_mode(request.user)
+    session = sessions.start_playtest(request.user, world, export_world_json(world), mode=mode)
     return Status(201, _session_out(session))
 
 
@@ -133,9 +154,16 @@ def delete_session(request: HttpRequest, session_id: uuid.UUID) -> Any:
 
 
 @router.get("/play/sessions/{session_id}/messages", response=list[dict[str, Any]])
-def list_messages(request: HttpRequest, session_id: uuid.UUID) -> list[dict[str, Any]]:
+def list_messages(
+    request: HttpRequest,
+    session_id: uuid.UUID,
+    before: int | None = None,
+    limit: Annotated[int, Field(ge=1, le=MAX_HISTORY_PAGE)] = HISTORY_PAGE,
+) -> list[dict[str, Any]]:
+    """The newest ``limit`` messages, oldest first; ``before`` (a message id) pages back."""
     session = _session(request, session_id)
-    return [sessions.message_dict(m) for m in session.messages.all()]
+    page: list[dict[str, Any]] = history.page_frame(session, before, limit)["messages"]
+    return page
 
 
 # --- recordings ------------------------------------------------------------------------------

@@ -13,23 +13,31 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from play import frames, handlers
+from play import frames, framing, handlers
 from play.errors import SessionForbidden, SessionNotFound
+from play.quota import scope_address
 from play.sessions import player_for
+from play.signouts import groups_for
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_SIGNED_OUT = 4401  # the user logged out, or this socket's Django session ended
 
 
 class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     joined: handlers.Joined | None = None
     forwarder: asyncio.Task[None] | None = None
+    signout_groups: tuple[str, ...] = ()
 
     async def connect(self) -> None:
         # Accept first: a close before accept becomes an HTTP 403 and loses the code.
         await self.accept()
         session = self.scope.get("session")
-        player = player_for(self.scope.get("user"), getattr(session, "session_key", None))
+        player = player_for(
+            self.scope.get("user"),
+            getattr(session, "session_key", None),
+            scope_address(self.scope),
+        )
         session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
         try:
             self.joined, history = await handlers.join(session_id, player, self.channel_name)
@@ -39,8 +47,13 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         except SessionForbidden:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        await self.send(text_data=history)
+        for text in history:  # the history, then its state when that needed frames of its own
+            await self.send(text_data=text)
         self.forwarder = asyncio.ensure_future(self._forward(self.joined))
+        key = getattr(session, "session_key", None)
+        self.signout_groups = tuple(groups_for(self.scope.get("user"), key))
+        for group in self.signout_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
 
     async def _forward(self, joined: handlers.Joined) -> None:
         subscription = joined.subscription
@@ -58,7 +71,7 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.send(text_data=frames.encode(reply))
             return
         for reply in await handlers.handle(self.joined, frame):
-            await self.send(text_data=frames.encode(reply))
+            await self.send(text_data=framing.encoded(reply)[1])
 
     async def play_relay(self, event: dict[str, Any]) -> None:
         """Frames of a turn running in another process, via the channel-layer group."""
@@ -67,7 +80,20 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         for text in self.joined.subscription.remote_frames(event):
             await self.send(text_data=text)
 
+    async def session_logout(self, event: dict[str, Any]) -> None:
+        """The user logged out (or the session ended): this socket must stop acting for them."""
+        if not self.signout_groups:
+            return  # already closed by the other group's message
+        await self.disconnect(CLOSE_SIGNED_OUT)  # stop relaying and acting for them first
+        await self.close(code=CLOSE_SIGNED_OUT)
+
+    async def _leave_signout_groups(self) -> None:
+        groups, self.signout_groups = self.signout_groups, ()
+        for group in groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
     async def disconnect(self, code: int) -> None:
+        await self._leave_signout_groups()
         if self.forwarder is not None:
             self.forwarder.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -1,7 +1,8 @@
-"""API keys at rest: Fernet with a key derived from settings.FABULA_KEY_ENCRYPTION_SECRET.
+"""API keys at rest: Fernet with keys derived from settings.FABULA_KEY_ENCRYPTION_SECRET.
 
-Rotating the secret makes stored keys unreadable; ``decrypt_secret`` then returns "" and the user
-is asked for the key again, rather than the site failing.
+Rotation: the current secret encrypts; FABULA_KEY_ENCRYPTION_OLD_SECRETS still decrypt, so a new
+secret can go live before the stored keys move to it (``manage.py reencrypt_keys``). A key no
+configured secret can read gives ""; the user is asked for it again, rather than the site failing.
 """
 
 from __future__ import annotations
@@ -9,13 +10,18 @@ from __future__ import annotations
 import base64
 import hashlib
 
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
 
 
-def _fernet() -> Fernet:
-    secret = str(settings.FABULA_KEY_ENCRYPTION_SECRET).encode()
-    digest = hashlib.sha256(b"fabula-provider-key:" + secret).digest()
+def _fernet() -> MultiFernet:
+    current = str(settings.FABULA_KEY_ENCRYPTION_SECRET)
+    old = [str(secret) for secret in getattr(settings, "FABULA_KEY_ENCRYPTION_OLD_SECRETS", [])]
+    return MultiFernet([_key(secret) for secret in [current, *old] if secret])
+
+
+def _key(secret: str) -> Fernet:
+    digest = hashlib.sha256(b"fabula-provider-key:" + secret.encode()).digest()
     return Fernet(base64.urlsafe_b64encode(digest))
 
 
@@ -34,6 +40,16 @@ def decrypt_secret(token: str) -> str:
         return _fernet().decrypt(token.encode()).decode()
     except (InvalidToken, ValueError):
         return ""
+
+
+def reencrypt_secret(token: str) -> str | None:
+    """``token`` encrypted with the current secret; None when no configured secret reads it."""
+    if not token:
+        return token
+    try:
+        return _fernet().rotate(token.encode()).decode()
+    except (InvalidToken, ValueError):
+        return None
 
 
 def mask_secret(plain: str) -> str:

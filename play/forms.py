@@ -8,8 +8,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from play.models import PROVIDERS, Persona
+from play.narrator import default_mode
 
 START_MODES = [("live", _("Live narrator")), ("offline", _("Offline (no model call, free)"))]
+NO_MODEL_MODES = [
+    ("offline", _("Offline narrator — no model (free)")),
+    ("live", _("A model, once one is set in “My model” (offline until then)")),
+]
 PROVIDER_LABELS = {
     "offline": _("Offline (no model; free)"),
     "openai": _("OpenAI-compatible (OpenAI, OpenRouter, Ollama, llama.cpp, vLLM)"),
@@ -35,6 +40,13 @@ class StartSessionForm(forms.Form):
         active = next((p for p in personas if p.is_active), None)
         if active is not None and not self.is_bound:
             self.initial.setdefault("persona", active.pk)
+        if default_mode(user) == "offline":  # no model configured: say what "live" would do
+            mode = self.fields["mode"]
+            assert isinstance(mode, forms.ChoiceField)
+            mode.choices = NO_MODEL_MODES
+            self.initial.setdefault("mode", "offline")
+        else:
+            self.initial.setdefault("mode", "live")
 
 
 class SessionPersonaForm(forms.Form):
@@ -87,7 +99,10 @@ class ProviderForm(forms.Form):
         required=False,
         max_length=500,
         assume_scheme="https",
-        help_text=_("Only for OpenAI-compatible servers, e.g. http://127.0.0.1:11434/v1."),
+        help_text=_(
+            "Only for OpenAI-compatible servers, e.g. https://openrouter.ai/api/v1. Local and "
+            "private addresses work only where the site allows them."
+        ),
     )
     model = forms.CharField(
         label=_("Model"),

@@ -12,10 +12,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from engine.jsonguard import JsonInputError, loads
+
 MAX_TEXT = 20_000
 MAX_FRAME_BYTES = 64 * 1024
+# What the server sends in one websocket message, at most (play.framing keeps to it): far under
+# daphne's 1 MiB, past which it closes the socket with 1011.
+MAX_SERVER_FRAME_BYTES = 256 * 1024
+HISTORY_PAGE = 50
+MAX_HISTORY_PAGE = 100
 
-MessageId = Annotated[int, Field(ge=1)]
+MessageId = Annotated[int, Field(ge=1, le=2**63 - 1)]  # a BigAutoField, not a Python int
 
 
 class ClientFrame(BaseModel):
@@ -84,7 +91,7 @@ class CheckpointDeleteFrame(ClientFrame):
 
 class SwitchGreetingFrame(ClientFrame):
     type: Literal["switch_greeting"]
-    index: int = Field(ge=0)
+    index: int = Field(ge=0, le=10_000)
 
 
 class ActionFrame(ClientFrame):
@@ -96,6 +103,14 @@ class ActionFrame(ClientFrame):
 class SyncFrame(ClientFrame):
     type: Literal["sync"]
     last_message_id: MessageId | None = None
+
+
+class HistoryFrame(ClientFrame):
+    """Older messages: the page just before ``before`` (the newest page without it)."""
+
+    type: Literal["history"]
+    before: MessageId | None = None
+    limit: int = Field(default=HISTORY_PAGE, ge=1, le=MAX_HISTORY_PAGE)
 
 
 Frame = Annotated[
@@ -113,7 +128,8 @@ Frame = Annotated[
     | CheckpointDeleteFrame
     | SwitchGreetingFrame
     | ActionFrame
-    | SyncFrame,
+    | SyncFrame
+    | HistoryFrame,
     Field(discriminator="type"),
 ]
 FRAME_TYPES = (
@@ -132,6 +148,7 @@ FRAME_TYPES = (
     "switch_greeting",
     "action",
     "sync",
+    "history",
 )
 _ADAPTER: TypeAdapter[Frame] = TypeAdapter(Frame)
 
@@ -153,9 +170,9 @@ def decode_frame(text: str | bytes | None) -> Frame:
     if len(text) > MAX_FRAME_BYTES:
         raise FrameError("$", f"frame is larger than {MAX_FRAME_BYTES} bytes")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise FrameError("$", f"not valid JSON: {exc}") from None
+        data = loads(text)  # UTF-8, depth, NUL (with its field) and numbers: engine.jsonguard
+    except JsonInputError as exc:
+        raise FrameError(exc.field, exc.message) from None
     if not isinstance(data, dict):
         raise FrameError("$", "must be a JSON object", data)
     kind = data.get("type")
@@ -268,13 +285,24 @@ def history(
     checkpoint_list: list[dict[str, Any]],
     running: dict[str, Any] | None,
     pending_choices: list[str],
+    *,
+    has_more: bool = False,
 ) -> dict[str, Any]:
+    """``messages`` is the newest page; ``has_more`` says older ones exist before it."""
     return {
         "type": "history",
         "session": session,
         "messages": messages,
+        "has_more": has_more,
         "state": {k: v for k, v in state_frame.items() if k != "type"},
         "checkpoints": checkpoint_list,
         "running": running,
         "choices": pending_choices,
     }
+
+
+def history_page(
+    before: int | None, messages: list[dict[str, Any]], has_more: bool
+) -> dict[str, Any]:
+    """The messages just before message ``before``, oldest first (answers a ``history`` frame)."""
+    return {"type": "history_page", "before": before, "messages": messages, "has_more": has_more}

@@ -14,7 +14,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from play import frames, messages, sessions, turns
+from play import frames, framing, history, messages, recovery, sessions, turns
 from play.errors import PlayError, SessionBusy
 from play.frames import (
     ActionFrame,
@@ -26,6 +26,7 @@ from play.frames import (
     DeleteFrame,
     EditFrame,
     Frame,
+    HistoryFrame,
     RegenerateFrame,
     RevertFrame,
     SendFrame,
@@ -51,8 +52,10 @@ class Joined:
     subscription: Subscription
 
 
-async def join(session_id: str, player: Player, channel_name: str | None) -> tuple[Joined, str]:
-    """Check access and subscribe; returns the connection and its encoded history frame.
+async def join(
+    session_id: str, player: Player, channel_name: str | None
+) -> tuple[Joined, list[str]]:
+    """Check access and subscribe; returns the connection and its encoded history frame(s).
 
     Raises SessionNotFound or SessionForbidden before subscribing to anything.
     """
@@ -61,11 +64,11 @@ async def join(session_id: str, player: Player, channel_name: str | None) -> tup
     sub = await relay.subscribe(sid, channel_name)
     joined = Joined(sid, player, sub)
     try:
-        history = await _history(joined, None)
+        first = await _history(joined, None)
     except BaseException:
         await relay.unsubscribe(sub)
         raise
-    return joined, frames.encode(history)
+    return joined, framing.texts(first)
 
 
 async def leave(joined: Joined) -> None:
@@ -77,15 +80,9 @@ async def _history(joined: Joined, since: int | None) -> dict[str, Any]:
     sid = joined.session_id
     running = relay.running(sid)
     snapshot = running.snapshot() if running else None
-    if snapshot is None:
-        lease = await lock_backend().acquire(sid)
-        if lease is not None:  # nobody runs a turn: anything still streaming is stale
-            try:
-                await database_sync_to_async(_fail_stale)(sid)
-            finally:
-                await lease.release()
-        elif fanout_enabled():  # another process runs it: start from its text so far
-            snapshot = await load_partial(sid)
+    # A turn of a dead process is taken over (failed) first; a live one elsewhere goes on.
+    if snapshot is None and await recovery.turn_elsewhere(sid) and fanout_enabled():
+        snapshot = await load_partial(sid)  # start from its text so far
     frame: dict[str, Any] = await database_sync_to_async(_history_frame)(sid, snapshot, since)
     joined.subscription.joined_at(frame["running"])
     return frame
@@ -98,18 +95,8 @@ def _session(session_id: str) -> Session:
     return session
 
 
-def _fail_stale(session_id: str) -> None:
-    sessions.fail_stale_messages(_session(session_id))
-
-
 def _history_frame(session_id: str, running: Any, since: int | None) -> dict[str, Any]:
-    session = _session(session_id)
-    frame = sessions.history_frame(session, running)
-    anchor = session.messages.filter(pk=since).first() if since else None
-    frame["since"] = anchor.pk if anchor else None
-    if anchor is not None:
-        frame["messages"] = [m for m in frame["messages"] if m["position"] > anchor.position]
-    return frame
+    return history.history_since(_session(session_id), running, since)
 
 
 # --- frames ----------------------------------------------------------------------------------
@@ -119,7 +106,8 @@ async def handle(joined: Joined, frame: Frame) -> list[dict[str, Any]]:
     """Run one frame; errors become ``error``/``busy`` frames for the sender, never a crash."""
     echo = frame.model_dump(mode="json")
     try:
-        return await _HANDLERS[type(frame)](joined, frame)
+        produced = await _HANDLERS[type(frame)](joined, frame)
+        return [piece for out in produced for piece in framing.fit(out)]
     except SessionBusy as exc:
         return [frames.busy(echo, exc.message_id)]
     except PlayError as exc:
@@ -169,6 +157,7 @@ async def _locked(joined: Joined, fn: Callable[..., Any], *args: Any) -> Any:
         running = relay.running(joined.session_id)
         raise SessionBusy(running.message_id if running else None)
     try:
+        await recovery.ensure_idle(joined.session_id)  # a turn Redis forgot still holds it
         return await database_sync_to_async(_with_session)(joined.session_id, fn, *args)
     finally:
         await lease.release()
@@ -202,7 +191,7 @@ def _bulk(change: Callable[..., Any]) -> Callable[..., list[dict[str, Any]]]:
     def run(session: Session, *args: Any) -> list[dict[str, Any]]:
         change(session, *args)
         session.refresh_from_db()
-        return [sessions.history_frame(session, None) | {"since": None}]
+        return [history.history_frame(session, None) | {"since": None}]
 
     return run
 
@@ -280,8 +269,13 @@ async def _branch(joined: Joined, frame: BranchFrame) -> list[dict[str, Any]]:
 
 
 async def _sync(joined: Joined, frame: SyncFrame) -> list[dict[str, Any]]:
-    history: dict[str, Any] = await _history(joined, frame.last_message_id)
-    return [history]
+    fresh: dict[str, Any] = await _history(joined, frame.last_message_id)
+    return [fresh]
+
+
+async def _page(joined: Joined, frame: HistoryFrame) -> list[dict[str, Any]]:
+    fn = database_sync_to_async(_with_session)
+    return [await fn(joined.session_id, history.page_frame, frame.before, frame.limit)]
 
 
 _HANDLERS: dict[type[Any], Handler] = {
@@ -300,4 +294,5 @@ _HANDLERS: dict[type[Any], Handler] = {
     SwitchGreetingFrame: _switch_greeting,
     ActionFrame: _action,
     SyncFrame: _sync,
+    HistoryFrame: _page,
 }

@@ -4,6 +4,10 @@ With REDIS_URL set the lock is a Redis key taken with ``SET NX PX`` and a random
 while the turn runs and released only by its holder (compare-and-delete), so a killed process
 frees the session when its lease expires. Without Redis a process-local table does the same job
 for the single embedded process. Acquiring never waits: a held lock means "busy".
+
+The lock is the fast answer, not the last word: a Redis restart forgets every key. A lease whose
+key vanished takes it back at its next renewal when nobody else has; a turn's real hold on its
+session is its claim in the database (play.recovery), which a commit checks.
 """
 
 from __future__ import annotations
@@ -21,9 +25,13 @@ log = logging.getLogger(__name__)
 
 KEY_PREFIX = "fabula:play:lock:"
 
-_RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
+_RETAKE = """
+local held = redis.call('get', KEYS[1])
+if held == ARGV[1] then
   return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+if not held then
+  return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) and 1 or 0
 end
 return 0
 """
@@ -36,7 +44,7 @@ return 0
 
 
 def lock_ttl_ms() -> int:
-    return int(getattr(settings, "FABULA_TURN_LOCK_TTL_MS", 30_000))
+    return int(getattr(settings, "FABULA_TURN_LOCK_TTL_MS", 12_000))
 
 
 class Lease(Protocol):
@@ -53,6 +61,8 @@ class LockBackend(Protocol):
     async def acquire(self, name: str) -> Lease | None: ...
 
     async def is_held(self, name: str) -> bool: ...
+
+    async def release_token(self, name: str, token: str) -> bool: ...
 
 
 # --- process-local ---------------------------------------------------------------------------
@@ -90,6 +100,14 @@ class LocalLocks:
     async def is_held(self, name: str) -> bool:
         return KEY_PREFIX + name in self.table
 
+    async def release_token(self, name: str, token: str) -> bool:
+        """Free the lock if ``token`` still holds it (a holder known to be dead)."""
+        key = KEY_PREFIX + name
+        if token and self.table.get(key) == token:
+            del self.table[key]
+            return True
+        return False
+
 
 # --- Redis -----------------------------------------------------------------------------------
 
@@ -111,7 +129,8 @@ class RedisLease:
         while True:
             await asyncio.sleep(self._ttl_ms / 3000)
             try:
-                kept = await self._client.eval(_RENEW, 1, self.key, self.token, self._ttl_ms)
+                # After a Redis restart the key is gone: take it back unless someone else has.
+                kept = await self._client.eval(_RETAKE, 1, self.key, self.token, self._ttl_ms)
             except Exception:  # a Redis blip: try again next period, the TTL still covers us
                 log.warning("could not renew lock %s", self.key, exc_info=True)
                 continue
@@ -160,6 +179,12 @@ class RedisLocks:
 
     async def is_held(self, name: str) -> bool:
         return bool(await self.client().exists(KEY_PREFIX + name))
+
+    async def release_token(self, name: str, token: str) -> bool:
+        """Free the lock if ``token`` still holds it (a holder known to be dead)."""
+        if not token:
+            return False
+        return bool(await self.client().eval(_RELEASE, 1, KEY_PREFIX + name, token))
 
 
 _local = LocalLocks()

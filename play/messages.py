@@ -11,7 +11,9 @@ from typing import Any
 
 from django.db import transaction
 
+from engine.directives import extract_directives
 from engine.session import SessionState
+from engine.world import WorldDefinition
 from play.errors import PlayError
 from play.models import Checkpoint, Message, Session
 from play.sessions import get_message, world_of
@@ -55,14 +57,38 @@ def _state_before(session: Session, message: Message) -> dict[str, Any]:
 
 
 def edit_message(session: Session, message_id: int, content: str) -> Message:
-    """Replace what a message says; its state snapshot and effects stay as they were."""
+    """Replace what a message says; its state snapshot and effects stay as they were.
+
+    An edit is never parsed for its effects (directives are the narrator's, and the player
+    wrote this). A narrator's message shows only what the stream filter lets through, as a
+    streamed reply would; the player's own message stays as typed.
+    """
     message = get_message(session, message_id)
     _settled(message)
+    if message.role != "user":
+        content = shown_text(world_of(session), content)
     message.content = content
     if message.swipes and message.active_swipe < len(message.swipes):
         message.swipes[message.active_swipe]["content"] = content
     message.save(update_fields=["content", "swipes"])
     return message
+
+
+def shown_text(world: WorldDefinition, text: str) -> str:
+    """``text`` as a streamed reply would show it: no directive, thinking or patch block.
+
+    Taking one directive out may join the halves of another (``[go[gold: 1]ld: 5]``), so the
+    filter runs until nothing more comes out.
+    """
+    for _ in range(_CLEAN_ROUNDS):
+        clean = extract_directives(world, text).text
+        if clean == text:
+            break
+        text = clean
+    return text
+
+
+_CLEAN_ROUNDS = 8
 
 
 def delete_message(session: Session, message_id: int) -> None:

@@ -94,6 +94,12 @@ class Session(models.Model):
     branched_from = models.ForeignKey(
         "Message", models.SET_NULL, null=True, blank=True, related_name="branches"
     )
+    # The turn writing a reply now (play.recovery): who claimed the session, when it last beat,
+    # and a fencing version bumped by every claim and takeover. A turn commits only if the
+    # version is still the one it claimed, so a turn that lost the session cannot overwrite.
+    turn_owner = models.CharField(max_length=255, blank=True, default="", editable=False)
+    turn_heartbeat = models.DateTimeField(null=True, blank=True, editable=False)
+    turn_version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

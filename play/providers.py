@@ -1,10 +1,13 @@
 """Which model answers a session, and what it costs (seed 001 "Modos de ejecución", G10).
 
 The site default comes from settings (offline unless FABULA_PROVIDER says otherwise); a user's
-own ProviderSetting replaces it; a session or world may pick the model. Run modes wrap it:
-record keeps every exchange in the session, replay answers from the recording (offline when an
-exchange is missing). Past the daily action quota a live session plays offline until midnight
-UTC. API keys are decrypted only here, only to build a client, and never logged.
+own ProviderSetting replaces it. On the user's own key a session or world may pick the model; on
+the site's key only the site's model or one of FABULA_SITE_MODELS, so nobody spends the site's
+money on a model of their choosing. Run modes wrap it: record keeps every exchange in the
+session, replay answers from the recording (offline when an exchange is missing). Past the daily
+action quota (or the site key's budget) a live session plays offline until midnight UTC
+(play.quota). A server a user named is reached only through play.netguard. API keys are
+decrypted only here, only to build a client, and never logged.
 """
 
 from __future__ import annotations
@@ -12,13 +15,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import date, datetime
 from typing import Any, cast
 
+import httpx2
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
 
 from engine.llm.anthropic import AnthropicProvider
 from engine.llm.base import Provider
@@ -27,9 +30,10 @@ from engine.llm.openai_compat import OpenAICompatProvider
 from engine.llm.pricing import DEFAULT_PRICES, PriceTable
 from engine.llm.recording import Recording, RecordingProvider, ReplayProvider
 from engine.world import WorldDefinition
+from play import netguard, quota
 from play.crypto import decrypt_secret, encrypt_secret, mask_secret
 from play.errors import PlayError
-from play.models import PROVIDERS, DailyActionCount, ProviderSetting, Session
+from play.models import PROVIDERS, ProviderSetting, Session
 
 PAID_MODES = ("live", "record")
 
@@ -46,55 +50,84 @@ class ProviderConfig:
     mode: str  # the effective mode: live | offline | record | replay
     recording: dict[str, Any]
     quota_exhausted: bool = False
+    guarded: bool = False  # a server the user named: reached only through play.netguard
+    charged: tuple[str, ...] = ()  # quota subjects this turn's action was counted against
+    charged_day: date | None = None
 
     def __repr__(self) -> str:
         return f"ProviderConfig(kind={self.kind!r}, model={self.model!r}, mode={self.mode!r})"
 
 
-def utc_day(now: datetime) -> Any:
-    return now.astimezone(UTC).date()
-
-
-def actions_today(subject: str, now: datetime) -> int:
-    row = DailyActionCount.objects.filter(subject=subject, day=utc_day(now)).first()
-    return row.count if row else 0
-
-
-def count_action(subject: str, now: datetime) -> None:
-    """Count one paid action against ``subject``'s quota for today (UTC)."""
-    day = utc_day(now)
-    with transaction.atomic():
-        row, _ = DailyActionCount.objects.select_for_update().get_or_create(
-            subject=subject, day=day
-        )
-        DailyActionCount.objects.filter(pk=row.pk).update(count=F("count") + 1)
+@dataclass(frozen=True)
+class _Choice:
+    kind: str
+    base_url: str
+    api_key: str
+    model: str
+    own: bool  # the user's own provider, not the site's key
 
 
 def provider_config(
-    session: Session, world: WorldDefinition, subject: str, now: datetime
+    session: Session, world: WorldDefinition, subject: str | Sequence[str], now: datetime
 ) -> ProviderConfig:
-    """Decide the provider of the next turn; counts the action when it will cost money."""
+    """Decide the provider of the next turn; reserves the action when it will cost money.
+
+    ``subject``: what the action counts against (play.quota.quota_subjects).
+    """
     language = world.language or "en"
     mode = session.mode
     if mode in ("offline", "replay"):
         return ProviderConfig("offline", "offline", "", "", language, mode, session.recording)
-    quota = int(settings.FABULA_DAILY_ACTION_QUOTA)
-    if quota and actions_today(subject, now) >= quota:
+    choice = _choose(session, world)
+    if choice.kind == "offline":
+        return ProviderConfig("offline", "offline", "", "", language, "offline", {})
+    subjects = (subject,) if isinstance(subject, str) else tuple(subject)
+    charged = quota.reserve(quota.limits(subjects, on_site_key=not choice.own), now)
+    if charged is None:
         return ProviderConfig("offline", "offline", "", "", language, "offline", {}, True)
+    return ProviderConfig(
+        choice.kind,
+        choice.model,
+        choice.base_url,
+        choice.api_key,
+        language,
+        mode,
+        session.recording,
+        guarded=choice.own,
+        charged=charged,
+        charged_day=quota.utc_day(now),
+    )
+
+
+def release_action(config: ProviderConfig) -> None:
+    """Give back the action a turn reserved: a failed turn does not count against the quota."""
+    quota.refund(config.charged, config.charged_day)
+
+
+def quota_used_up(session: Session, subjects: Sequence[str], now: datetime) -> bool:
+    """Whether the session's next live action would be refused for the quota (for the page)."""
+    if session.mode in ("offline", "replay"):
+        return False
+    choice = _choose(session, None)
+    if choice.kind == "offline":
+        return False
+    return quota.used_up(quota.limits(subjects, on_site_key=not choice.own), now)
+
+
+def _choose(session: Session, world: WorldDefinition | None) -> _Choice:
+    """The site's key and model, or the user's own provider with the model they ask for."""
     kind, base_url, api_key, model = _site_default()
     own = (
         ProviderSetting.objects.filter(user_id=session.owner_id).first()
         if session.owner_id is not None
         else None
     )
-    if own is not None:
-        kind, base_url, model = own.provider, own.base_url, own.model or model
-        api_key = decrypt_secret(own.api_key_encrypted)
-    model = session.model or _world_model(world) or model
-    if kind == "offline":
-        return ProviderConfig("offline", "offline", "", "", language, "offline", {})
-    count_action(subject, now)
-    return ProviderConfig(kind, model, base_url, api_key, language, mode, session.recording)
+    asked = session.model or (_world_model(world) if world is not None else "")
+    if own is None:
+        allowed = {model, *(str(m) for m in getattr(settings, "FABULA_SITE_MODELS", ()) or ())}
+        return _Choice(kind, base_url, api_key, asked if asked in allowed else model, False)
+    key = decrypt_secret(own.api_key_encrypted)
+    return _Choice(own.provider, own.base_url, key, asked or own.model or model, True)
 
 
 def _site_default() -> tuple[str, str, str, str]:
@@ -144,7 +177,8 @@ def _recording(data: dict[str, Any]) -> Recording:
 
 def _live_provider(config: ProviderConfig) -> Provider:
     key_digest = hashlib.sha256(config.api_key.encode()).hexdigest()[:16]
-    cache_key = f"{config.kind}|{config.base_url}|{config.model}|{key_digest}"
+    guard = f"guarded:{_allow_private()}" if config.guarded else "site"
+    cache_key = f"{config.kind}|{config.base_url}|{config.model}|{key_digest}|{guard}"
     loop = asyncio.get_running_loop()
     cache = _clients.setdefault(loop, {})
     provider = cache.get(cache_key)
@@ -154,18 +188,35 @@ def _live_provider(config: ProviderConfig) -> Provider:
 
 
 def _new_live_provider(config: ProviderConfig) -> Provider:
-    timeouts: dict[str, Any] = {
+    options: dict[str, Any] = {
         "timeout": float(getattr(settings, "FABULA_PROVIDER_TIMEOUT", 60.0)),
         "first_token_timeout": float(getattr(settings, "FABULA_FIRST_TOKEN_TIMEOUT", 60.0)),
         "max_retries": int(getattr(settings, "FABULA_PROVIDER_RETRIES", 3)),
         "backoff_base": float(getattr(settings, "FABULA_PROVIDER_BACKOFF", 0.5)),
         "prices": price_table(),
     }
+    if not config.guarded:
+        return _sdk_provider(config, options)
+    options["http_client"] = netguard.pinned_client(
+        allow_private=_allow_private(), timeout=options["timeout"]
+    )
+    try:
+        return cast(Provider, netguard.PlainFailures(_sdk_provider(config, options)))
+    except (httpx2.InvalidURL, ValueError, TypeError) as exc:  # a stored URL the SDK refuses
+        return cast(Provider, netguard.Unreachable(config.model, f"{type(exc).__name__}: {exc}"))
+
+
+def _sdk_provider(config: ProviderConfig, options: dict[str, Any]) -> Provider:
     api_key = config.api_key or "not-set"
     base_url = config.base_url or None
     if config.kind == "anthropic":
-        return AnthropicProvider(api_key, model=config.model, base_url=base_url, **timeouts)
-    return OpenAICompatProvider(api_key, model=config.model, base_url=base_url, **timeouts)
+        return AnthropicProvider(api_key, model=config.model, base_url=base_url, **options)
+    return OpenAICompatProvider(api_key, model=config.model, base_url=base_url, **options)
+
+
+def _allow_private() -> bool:
+    """The operator's word that users may name loopback/private servers (a local Ollama)."""
+    return bool(getattr(settings, "FABULA_ALLOW_PRIVATE_MODEL_HOSTS", False))
 
 
 def recording_after(provider: Provider) -> dict[str, Any] | None:
@@ -203,8 +254,9 @@ def save_provider_setting(
     """Set the user's provider; ``api_key`` None keeps the stored key, "" removes it."""
     if provider not in PROVIDERS:
         raise PlayError(f"Unknown provider '{provider}'.", field="provider")
-    if base_url and not base_url.startswith(("http://", "https://")):
-        raise PlayError("The base URL must start with http:// or https://.", field="base_url")
+    problem = netguard.url_problem(base_url, _allow_private()) if base_url else None
+    if problem:
+        raise PlayError(problem, field="base_url")
     setting, _ = ProviderSetting.objects.get_or_create(user=user)
     setting.provider = provider
     setting.base_url = base_url

@@ -4,11 +4,19 @@ and import it as a replay session that plays the same story again at zero cost.
 The export carries the exchanges, the dice seed, the persona and the pinned clock of each turn,
 so the replayed prompts (and with them the exchange keys) are byte-identical. It never carries
 an API key or the provider's settings.
+
+A replay applies the recorded replies' directives as the narrator's, so a demo is signed by the
+site that exported it (an HMAC over its canonical JSON) and an import checks the signature: a
+hand-written or edited demo could otherwise put ``[gold: +999]`` in the narrator's mouth.
 """
 
 from __future__ import annotations
 
+import hmac
+import json
 from typing import Any
+
+from django.utils.crypto import salted_hmac
 
 from engine.llm.recording import Recording
 from play.errors import PlayError
@@ -18,6 +26,14 @@ from studio.access import get_version_for_user
 
 DEMO_FORMAT = "fabula-demo"
 DEMO_VERSION = 1
+_SIGNING_SALT = "fabula.play.recordings.demo"
+
+
+def demo_signature(demo: dict[str, Any]) -> str:
+    """The site's HMAC over the demo's canonical JSON, its ``signature`` field left out."""
+    body = {key: value for key, value in demo.items() if key != "signature"}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return salted_hmac(_SIGNING_SALT, canonical, algorithm="sha256").hexdigest()
 
 
 def export_recording(session: Session) -> dict[str, Any]:
@@ -27,7 +43,7 @@ def export_recording(session: Session) -> dict[str, Any]:
     turns = recording.pop("turns", {})
     version = session.world_version
     assert version is not None
-    return {
+    demo = {
         "format": DEMO_FORMAT,
         "version": DEMO_VERSION,
         "world": {"version_id": version.pk, "content_hash": version.content_hash},
@@ -41,12 +57,18 @@ def export_recording(session: Session) -> dict[str, Any]:
         "turns": turns,
         "recording": recording or Recording().to_dict(),
     }
+    return demo | {"signature": demo_signature(demo)}
 
 
 def import_recording(user: Any, data: dict[str, Any], *, guest_key: str = "") -> Session:
     """Start a replay session from an exported demo; the world version must be readable."""
     if not isinstance(data, dict) or data.get("format") != DEMO_FORMAT:
         raise PlayError("This file is not a Fabula demo.", field="format")
+    signature = data.get("signature")
+    if not isinstance(signature, str) or not hmac.compare_digest(signature, demo_signature(data)):
+        raise PlayError(
+            "This demo was not exported by this site, or was changed since.", field="signature"
+        )
     world = data.get("world") or {}
     version_id = world.get("version_id") if isinstance(world, dict) else None
     if not isinstance(version_id, int):

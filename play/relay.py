@@ -25,7 +25,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from play import frames
+from play import frames, framing
 from play.locks import lock_backend, lock_ttl_ms
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,9 @@ COALESCE_INTERVAL = 0.1
 PRESENCE_INTERVAL = 1.0
 PARTIAL_PREFIX = "fabula:play:partial:"
 STOP_GRACE_SECONDS = 10.0
+# Deltas merged into one frame carry at most this many characters (6 bytes each once escaped,
+# at worst), so a merged backlog stays within framing.LIMIT.
+MAX_MERGED_DELTA_CHARS = 32_000
 
 Runner = Callable[["RunningTurn"], Awaitable[None]]
 _background: set[asyncio.Future[None]] = set()
@@ -107,8 +110,7 @@ class Subscription:
                 frame["type"] == "delta"
                 and last is not None
                 and last["type"] == "delta"
-                and last["message_id"] == frame["message_id"]
-                and last["seq"] + 1 == frame["first_seq"]
+                and mergeable(last, frame)
             ):
                 merged = {**last, "text": last["text"] + frame["text"], "seq": frame["seq"]}
                 out[-1] = (merged, None)
@@ -263,12 +265,21 @@ def coalesce_deltas(deltas: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for d in deltas:
         last = out[-1] if out else None
-        if last and last["message_id"] == d["message_id"] and last["seq"] + 1 == d["first_seq"]:
+        if last and mergeable(last, d):
             last["text"] += d["text"]
             last["seq"] = d["seq"]
         else:
             out.append(dict(d))
     return out
+
+
+def mergeable(last: dict[str, Any], delta: dict[str, Any]) -> bool:
+    """Whether ``delta`` continues ``last`` and both fit in one frame."""
+    return (
+        last["message_id"] == delta["message_id"]
+        and last["seq"] + 1 == delta["first_seq"]
+        and len(last["text"]) + len(delta["text"]) <= MAX_MERGED_DELTA_CHARS
+    )
 
 
 class Hub:
@@ -285,7 +296,8 @@ class Hub:
         return not self.subscribers and self.running is None
 
     def publish(self, frame: dict[str, Any]) -> None:
-        item = (frame, frames.encode(frame))
+        item = framing.encoded(frame)
+        frame = item[0]
         for sub in self.subscribers:
             sub.queue.put_nowait(item)
         if self.pump is not None:
@@ -367,12 +379,17 @@ class Relay:
     # --- publishing ----------------------------------------------------------------------
 
     def publish(self, session_id: str, frame: dict[str, Any]) -> None:
-        """Send a frame to every socket of the session, here and (if any) in other processes."""
+        """Send a frame to every socket of the session, here and (if any) in other processes.
+
+        A frame too large for one websocket message goes out paged, shortened or split.
+        """
+        pieces = framing.fit(frame)
         hub = self.hubs.get(session_id)
         if hub is not None:
-            hub.publish(frame)
+            for piece in pieces:
+                hub.publish(piece)
         elif fanout_enabled():
-            task = asyncio.ensure_future(_group_send_now(session_id, [frame]))
+            task = asyncio.ensure_future(_group_send_now(session_id, pieces))
             _background.add(task)
             task.add_done_callback(_background.discard)
 

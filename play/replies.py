@@ -4,7 +4,9 @@
 ``streaming`` placeholder for the reply (what every socket shows at once, and what a restarted
 server recognises as an interrupted turn). ``commit_turn`` saves the reply, the new state, the
 usage and (record mode) the recording in ONE transaction; ``fail_turn`` marks the reply failed
-and leaves the session state untouched. The caller (play.turns) holds the session's lock.
+and leaves the session state untouched. The caller (play.turns) holds the session's lock; the
+database claim taken at prepare (play.recovery) fences both: a turn whose session was taken over
+meanwhile raises TurnFenced instead of writing.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from engine.turn import ActionKind, PlayerAction, TurnResult
 from engine.world import WorldDefinition
 from play.errors import PlayError
 from play.models import Message, Session
-from play.providers import ProviderConfig, provider_config
+from play.providers import ProviderConfig, provider_config, release_action
+from play.quota import quota_subjects
+from play.recovery import claim_session, end_claim, owner_of
 from play.sessions import Player, message_dict, next_position, persona_of, state_of, world_of
 
 
@@ -54,6 +58,8 @@ class TurnPlan:
     idle_seconds: float | None = None
     user_message: dict[str, Any] | None = None
     reply: dict[str, Any] | None = None
+    owner: str = ""  # the session's claim (play.recovery) and the fence it got
+    fence: int = 0
 
     @property
     def clock_key(self) -> str:
@@ -83,16 +89,24 @@ def prepare_turn(
     text: str = "",
     action_id: str | None = None,
     target_id: int | None = None,
+    *,
+    owner: str = "",
 ) -> TurnPlan:
-    """Validate the action and write what the player sees at once; the caller holds the lock."""
+    """Validate the action and write what the player sees at once; the caller holds the lock.
+
+    Claims the session for ``owner`` (SessionBusy while another live turn holds it).
+    """
+    owner = owner or owner_of("")
     with transaction.atomic():
         session = Session.objects.select_for_update().filter(pk=session_id).first()
         if session is None:
             raise PlayError("This session no longer exists.")
+        fence = claim_session(session, owner)
         messages = list(session.messages.all())
         world = world_of(session)
         now = timezone.now()
         plan = _plan_for(session, messages, world, player, kind, text, action_id, target_id, now)
+        plan.owner, plan.fence = owner, fence
         if kind in ("message", "action") and text.strip():
             user = Message.objects.create(
                 session=session,
@@ -147,7 +161,7 @@ def _plan_for(
             raise PlayError("This message is still being written.")
     last_user = next((m for m in reversed(messages) if m.role == "user"), None)
     idle = (now - last_user.created_at).total_seconds() if last_user else None
-    config = provider_config(session, world, player.subject, now)
+    config = provider_config(session, world, quota_subjects(player), now)
     plan = TurnPlan(
         session_id=str(session.pk),
         player=player,
@@ -267,6 +281,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
     changes = [c.to_dict() for c in result.changes]
     with transaction.atomic():
         session = Session.objects.select_for_update().get(pk=plan.session_id)
+        end_claim(session, plan.owner, plan.fence)  # TurnFenced: taken over, write nothing
         session.state = state
         if recording is not None:
             turns = dict(session.recording.get("turns") or {})
@@ -317,9 +332,13 @@ def _mirror_swipe(reply: Message, index: int) -> None:
 
 def fail_turn(plan: TurnPlan, error: str) -> Any:
     """Mark the reply failed with ``error``; the session state is left as it was."""
-    if plan.message_id is None:
-        return None
     with transaction.atomic():
+        session = Session.objects.select_for_update().filter(pk=plan.session_id).first()
+        if session is not None:
+            end_claim(session, plan.owner, plan.fence)  # TurnFenced: the taker marked it
+        release_action(plan.config)  # a failed turn does not count against the quota
+        if plan.message_id is None:
+            return None
         reply = Message.objects.select_for_update().filter(pk=plan.message_id).first()
         if reply is None:
             return None

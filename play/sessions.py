@@ -41,16 +41,17 @@ class Player:
     user_id: int | None
     guest_key: str = ""
     name: str = ""
+    address: str = ""  # the client's IP (play.quota): a guest's quota counts it with the cookie
 
     @property
     def subject(self) -> str:
         return f"user:{self.user_id}" if self.user_id else f"guest:{self.guest_key}"
 
 
-def player_for(user: Any, guest_key: str | None) -> Player:
+def player_for(user: Any, guest_key: str | None, address: str = "") -> Player:
     if user is not None and getattr(user, "is_authenticated", False):
-        return Player(user.pk, "", user.get_username())
-    return Player(None, guest_key or "", "")
+        return Player(user.pk, "", user.get_username(), address)
+    return Player(None, guest_key or "", "", address)
 
 
 # --- access ----------------------------------------------------------------------------------
@@ -321,7 +322,11 @@ def public_values(state: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def message_dict(message: Message) -> dict[str, Any]:
-    """A message as clients get it: clean text only, never the raw reply."""
+    """A message as clients get it: clean text only, never the raw reply.
+
+    Its state snapshot stays in the database (revert and swipes restore it): the session's
+    state goes out once per frame that needs it, and a message carries only its changes.
+    """
     return {
         "id": message.pk,
         "position": message.position,
@@ -329,14 +334,9 @@ def message_dict(message: Message) -> dict[str, Any]:
         "content": message.content,
         "status": message.status,
         "error": message.error or None,
-        "state": public_values(message.state),
         "changes": message.changes,
         "swipes": [
-            {
-                "content": s.get("content", ""),
-                "state": public_values(s.get("state")),
-                "status": s.get("status", "complete"),
-            }
+            {"content": s.get("content", ""), "status": s.get("status", "complete")}
             for s in message.swipes
         ],
         "active_swipe": message.active_swipe,
@@ -392,21 +392,3 @@ def session_dict(session: Session) -> dict[str, Any]:
         "apply_on_stop": session.apply_on_stop,
         "created_at": session.created_at.isoformat(),
     }
-
-
-def history_frame(session: Session, running: dict[str, Any] | None) -> dict[str, Any]:
-    """Everything a socket needs on connect (or after a bulk change)."""
-    messages = list(session.messages.all())
-    streaming = {m.pk for m in messages if m.status == "streaming"}
-    if running and running.get("message_id") not in streaming:
-        running = None  # it finished meanwhile: the saved message is the truth
-    last = messages[-1] if messages else None
-    pending = last.choices if last is not None and last.role == "assistant" else []
-    return frames.history(
-        session_dict(session),
-        [message_dict(m) for m in messages],
-        state_frame(session),
-        checkpoint_list(session),
-        running,
-        pending,
-    )

@@ -3,14 +3,22 @@
 When a session's history passes its budget, the older messages are folded into
 ``SessionState.compaction_summary`` (prompt step 8) and marked ``compacted``, so prompts stay
 within ``maxContext`` and the cacheable prefix stays put. The task is idempotent (keyed by session
-and message range: a range already folded is a no-op), ``acks_late``, takes the session's lock
-so it never races a turn, and retries with backoff while a turn is running.
+and message range: a range already folded is a no-op) and ``acks_late``: a worker that dies
+mid-task leaves it to be delivered again (config.settings, visibility timeout).
+
+A player never waits on it: the slow part, the summary, runs under a lock of its own (one
+compaction of a session at a time, even when a task is delivered twice) and not under the
+session's lock. Only the write, a few milliseconds, takes the session's lock, between turns,
+because a turn commits the state it started from. Both locks are leases renewed while held, so
+a killed worker frees them within ``FABULA_TURN_LOCK_TTL_MS``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -36,6 +44,8 @@ SUMMARY_PROMPT = (
     "no directives, no commentary."
 )
 _SENTENCE = re.compile(r"^(.+?[.!?…。！？])(\s|$)", re.S)
+COMPACT_LOCK_PREFIX = "compact:"
+SAVE_WAIT_SECONDS = 20.0  # how long a summary waits for a turn to end before the task retries
 
 
 def compaction_budget(session: Session) -> int:
@@ -65,21 +75,28 @@ def maybe_compact(session_id: str) -> None:
 
 
 class Busy(Exception):
-    """A turn holds the session; try again later."""
+    """Another compaction of the session runs, or turns kept it busy; try again later."""
 
 
-@shared_task(bind=True, acks_late=True, max_retries=8, name="play.compact_story")  # type: ignore[untyped-decorator]
+@shared_task(  # type: ignore[untyped-decorator]
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=8,
+    name="play.compact_story",
+)
 def compact_story(self: Any, session_id: str, upto_position: int) -> dict[str, Any]:
     try:
-        return async_to_sync(_compact_locked)(session_id, upto_position)
+        return async_to_sync(_compact)(session_id, upto_position)
     except Busy as exc:
-        raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
+        # Below the broker's visibility timeout, so a waiting retry is not delivered twice.
+        raise self.retry(exc=exc, countdown=min(30, 2**self.request.retries)) from exc
 
 
-async def _compact_locked(session_id: str, upto_position: int) -> dict[str, Any]:
+async def _compact(session_id: str, upto_position: int) -> dict[str, Any]:
     from channels.db import database_sync_to_async
 
-    lease = await lock_backend().acquire(session_id)
+    lease = await lock_backend().acquire(COMPACT_LOCK_PREFIX + session_id)
     if lease is None:
         raise Busy(session_id)
     try:
@@ -87,10 +104,31 @@ async def _compact_locked(session_id: str, upto_position: int) -> dict[str, Any]
         if pending is None:
             return {"session": session_id, "folded": 0}
         summary = await _summarise(*pending)
-        folded = await database_sync_to_async(_save)(session_id, upto_position, summary)
+        folded = await _save_between_turns(session_id, upto_position, pending[1], summary)
         return {"session": session_id, "folded": folded}
     finally:
         await lease.release()
+
+
+async def _save_between_turns(session_id: str, upto: int, previous: str, summary: str) -> int:
+    """Write the summary while no turn runs: a turn would commit over it the state it read."""
+    from channels.db import database_sync_to_async
+
+    deadline = time.monotonic() + SAVE_WAIT_SECONDS
+    while True:
+        lease = await lock_backend().acquire(session_id)
+        if lease is not None:
+            try:
+                folded: int | None = await database_sync_to_async(_save)(
+                    session_id, upto, previous, summary
+                )
+            finally:
+                await lease.release()
+            if folded is not None:
+                return folded
+        if time.monotonic() > deadline:
+            raise Busy(session_id)
+        await asyncio.sleep(0.5)
 
 
 def _pending(session_id: str, upto: int) -> tuple[Session, str, list[Message]] | None:
@@ -142,10 +180,15 @@ def _extractive(previous: str, messages: list[Message]) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _save(session_id: str, upto: int, summary: str) -> int:
+def _save(session_id: str, upto: int, previous: str, summary: str) -> int | None:
+    """Fold the range into the summary; None while a turn claims the session (play.recovery)."""
     with transaction.atomic():
         session = Session.objects.select_for_update().get(pk=session_id)
+        if session.turn_owner:
+            return None  # Redis forgot the turn's lock; its claim in the database did not
         state = state_of(session)
+        if state.compaction_summary != previous:
+            return 0  # another compaction folded meanwhile; this summary missed its part
         state.compaction_summary = summary
         session.state = state.model_dump(mode="json")
         session.save(update_fields=["state", "updated_at"])

@@ -7,6 +7,11 @@ the new state, the usage and the recording in one transaction (play.replies.comm
 publishes ``message_done``, ``state``, notifications, audio and choices. A failed turn saves the
 reply as failed with its error and applies no state change. A stopped turn keeps what was
 streamed; its directives are applied only with ``apply_on_stop``.
+
+Every turn ends with an end frame for every socket (``message_done`` or ``message_failed``), even
+when the database is down at its end: the failure is announced at once and written as soon as the
+database answers again. A turn whose session was taken over (play.recovery) writes nothing and
+says nothing: whoever took it over already told every socket.
 """
 
 from __future__ import annotations
@@ -31,19 +36,24 @@ from engine.turn import (
     TurnFailed,
     TurnResult,
 )
-from play import frames
+from play import frames, quota
 from play.errors import SessionBusy
 from play.locks import Lease, lock_backend
+from play.models import Message
 from play.providers import build_provider, recording_after
+from play.recovery import TurnFenced, owner_of, recover, supervisor
 from play.relay import RunningTurn, relay
 from play.replies import TurnPlan, add_reply_placeholder, commit_turn, fail_turn, prepare_turn
-from play.sessions import Player
+from play.sessions import Player, message_dict, state_frame
 from play.tasks import maybe_compact
 
 log = logging.getLogger(__name__)
 
 GENERIC_ERROR = "Something went wrong while writing this reply. Regenerate to try again."
 CANCELLED_ERROR = "The server stopped while writing this reply. Regenerate to try again."
+SAVE_ERROR = "This reply could not be saved. Regenerate to try again."
+SETTLE_SECONDS = 600.0  # how long a failure waits for the database before giving up on it
+_settling: set[asyncio.Future[None]] = set()
 MAX_FOLLOW_UPS = 2  # generations a rule may request (@ai.request) after one action
 
 
@@ -59,19 +69,11 @@ async def start_turn(
     target_id: int | None = None,
 ) -> RunningTurn:
     """Take the lock, prepare and launch the turn task; raises SessionBusy or PlayError."""
-    lease = await lock_backend().acquire(session_id)
-    if lease is None:
-        running = relay.running(session_id)
-        raise SessionBusy(running.message_id if running else None)
-    try:
-        plan = await database_sync_to_async(prepare_turn)(
-            session_id, player, kind, text, action_id, target_id
-        )
-    except BaseException:
-        await lease.release()
-        raise
+    lease, plan = await _lock_and_prepare(session_id, player, kind, text, action_id, target_id)
     if plan.user_message is not None:
         relay.publish(session_id, frames.message_done(plan.user_message))
+    if plan.config.quota_exhausted:
+        relay.publish(session_id, frames.notification(str(quota.NOTICE), "quota"))
     running = relay.start(
         session_id,
         plan.message_id or 0,
@@ -80,7 +82,29 @@ async def start_turn(
     )
     if plan.reply is not None:
         relay.publish(session_id, frames.message_start(plan.reply, continuing=kind == "continue"))
+    supervisor.ensure()  # renews the claim's heartbeat while the turn runs
     return running
+
+
+async def _lock_and_prepare(session_id: str, player: Player, *args: Any) -> tuple[Lease, TurnPlan]:
+    """Lock and claim the session; an orphaned turn in the way is taken over, then tried again."""
+    for attempt in range(2):
+        lease = await lock_backend().acquire(session_id)
+        if lease is not None:
+            try:
+                plan = await database_sync_to_async(prepare_turn)(
+                    session_id, player, *args, owner=owner_of(lease.token)
+                )
+                return lease, plan
+            except SessionBusy:  # Redis forgot the lock, the database claim did not
+                await lease.release()
+            except BaseException:
+                await lease.release()
+                raise
+        running = relay.running(session_id)
+        if running is not None or attempt or not await recover(session_id):
+            raise SessionBusy(running.message_id if running else None)
+    raise AssertionError("unreachable")
 
 
 async def run_turn(plan: TurnPlan, lease: Lease, running: RunningTurn) -> None:
@@ -119,7 +143,7 @@ def _publish(session_id: str, outgoing: list[dict[str, Any]]) -> None:
 
 
 def _follow_up(plan: TurnPlan) -> TurnPlan:
-    return prepare_turn(plan.session_id, plan.player, "action", "", None, None)
+    return prepare_turn(plan.session_id, plan.player, "action", "", None, None, owner=plan.owner)
 
 
 async def _stream_and_save(
@@ -164,9 +188,12 @@ async def _stream_and_save(
     recording = recording_after(turn.provider)
     try:
         saved = await database_sync_to_async(commit_turn)(plan, result, elapsed, recording)
+    except TurnFenced:
+        log.warning("turn of session %s was taken over; its reply is dropped", plan.session_id)
+        return None, []
     except Exception:
         log.exception("could not save the turn of session %s", plan.session_id)
-        return None, await _failure(plan, GENERIC_ERROR)
+        return None, await _failure(plan, SAVE_ERROR)
     changes = [c.to_dict() for c in result.changes]
     state = result.state
     outgoing = [frames.message_done(saved)] if saved is not None else []
@@ -225,10 +252,64 @@ def _event_frames(event: Any) -> list[dict[str, Any]]:
 
 
 async def _failure(plan: TurnPlan, error: str) -> list[dict[str, Any]]:
-    saved = await database_sync_to_async(fail_turn)(plan, error)
+    """The end frames of a failed turn; announced even when the failure cannot be saved yet."""
+    try:
+        saved = await database_sync_to_async(fail_turn)(plan, error)
+    except TurnFenced:
+        return []
+    except Exception:
+        log.exception("could not mark the turn of session %s failed", plan.session_id)
+        task = asyncio.ensure_future(_settle(plan, error))
+        _settling.add(task)
+        task.add_done_callback(_settling.discard)
+        saved = _failed_copy(plan, error)
     if saved is not None and plan.message_id is not None:
         return [frames.message_failed(plan.message_id, error, saved)]
     return [frames.error(error, {"type": plan.action.kind})]
+
+
+def _failed_copy(plan: TurnPlan, error: str) -> dict[str, Any] | None:
+    """The reply as it will be saved once the database answers: failed, with what it had."""
+    if plan.reply is None:
+        return None
+    content = plan.base_content if plan.kind == "continue" else ""
+    return {**plan.reply, "status": "failed", "error": error, "content": content}
+
+
+async def _settle(plan: TurnPlan, error: str) -> None:
+    """Write a failure the database refused, once it answers again; then tell every socket."""
+    delay, deadline = 0.0, time.monotonic() + SETTLE_SECONDS
+    while True:
+        delay = _settle_delay(delay)
+        await asyncio.sleep(delay)
+        try:
+            saved = await database_sync_to_async(fail_turn)(plan, error)
+        except TurnFenced:  # its commit went through after all, or it was taken over
+            _publish(plan.session_id, await database_sync_to_async(_as_saved)(plan))
+            return
+        except Exception:
+            if time.monotonic() > deadline:
+                log.error("gave up marking the turn of session %s failed", plan.session_id)
+                return
+            continue
+        if saved is not None and plan.message_id is not None:
+            relay.publish(plan.session_id, frames.message_failed(plan.message_id, error, saved))
+        return
+
+
+def _settle_delay(previous: float) -> float:
+    """Half a second, doubling up to five: quick after a blip, gentle during an outage."""
+    return min(5.0, max(0.5, previous * 2))
+
+
+def _as_saved(plan: TurnPlan) -> list[dict[str, Any]]:
+    """The reply and state as the database has them, when a commit turned out to have landed."""
+    if plan.message_id is None:
+        return []
+    reply = Message.objects.filter(pk=plan.message_id).select_related("session").first()
+    if reply is None or reply.status != "complete":
+        return []
+    return [frames.message_done(message_dict(reply)), state_frame(reply.session)]
 
 
 async def stop_turn(session_id: str) -> bool:

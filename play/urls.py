@@ -13,7 +13,9 @@ urlpatterns: list[URLPattern] = [
     path("<uuid:session_id>/", pages.session_page, name="session"),
     path("<uuid:session_id>/delete/", pages.delete, name="delete"),
     path("<uuid:session_id>/persona/", pages.change_persona, name="session_persona"),
-    path("<uuid:session_id>/ui/", sandbox.custom_ui, name="sandbox"),
+    path("<uuid:session_id>/messages/<int:message_id>/", pages.message_detail, name="message"),
+    # One prefix for every sandbox: the pages that frame it allow only that path (play/csp.py).
+    path("ui/<uuid:session_id>/", sandbox.custom_ui, name="sandbox"),
     path("personas/", personas.persona_list, name="personas"),
     path("personas/new/", personas.persona_create, name="persona_create"),
     path("personas/<int:persona_id>/", personas.persona_edit, name="persona_edit"),

@@ -144,8 +144,8 @@ class WorldVersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["name", "user", "prefix", "created", "last_used", "revoked"]
-    list_filter = ["revoked"]
+    list_display = ["name", "user", "prefix", "scope", "created", "expires", "last_used", "revoked"]
+    list_filter = ["scope", "revoked"]
     search_fields = ["name", "user__username", "prefix"]
     readonly_fields = ("prefix", "digest", "created", "last_used")
     raw_id_fields = ("user",)

@@ -6,17 +6,17 @@ JSON in ``config/api.py``. Sub-resources (entries, rules, …) are in ``studio.a
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pydantic
 from django.core.paginator import Paginator
 from django.http import Http404
 from ninja import Body, File, Router, Status
-from ninja.errors import HttpError, ValidationError
+from ninja.errors import ValidationError
 from ninja.files import UploadedFile
 
 from engine.interop import import_file, world_to_worldinfo
+from engine.jsonguard import JsonSyntaxError, loads
 from engine.world import WorldDefinition, WorldValidationError, load_world
 from studio import publishing, worlds
 from studio.access import get_draft_for_user, get_version_for_user, get_world_for_user
@@ -39,7 +39,7 @@ from studio.schemas import (
     VersionOut,
     WorldOut,
 )
-from studio.tokens import create_token, revoke_token
+from studio.tokens import check_can_mint, create_token, revoke_token
 
 router = Router(tags=["worlds"])
 GALLERY_PAGE_SIZE = 24
@@ -109,8 +109,8 @@ def _json_world(request: ApiRequest) -> WorldDefinition:
     body = request.body
     check_import_size(len(body), "$")
     try:
-        data = json.loads(body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = loads(body or b"null")  # depth, UTF-8, NUL: JsonInputError, a 400 naming them
+    except JsonSyntaxError:
         raise WorldValidationError(["$: body is not valid JSON"]) from None
     definition = load_world(data) if isinstance(data, dict) else None
     if definition is None:
@@ -225,10 +225,8 @@ def publish(request: ApiRequest, world_id: int) -> Any:
 def _optional_body(request: ApiRequest, schema: type[PublishIn]) -> PublishIn:
     try:
         sent = request.content_type == "application/json" and request.body.strip()
-        data = json.loads(request.body) if sent else {}
+        data = loads(request.body) if sent else {}  # JsonInputError: a 400 naming the problem
         return schema.model_validate(data)
-    except json.JSONDecodeError:
-        raise HttpError(400, "Cannot parse request body") from None
     except pydantic.ValidationError as exc:
         raise ValidationError(
             [{**e, "loc": ("body", "payload", *e["loc"])} for e in exc.errors()]
@@ -309,7 +307,10 @@ def list_tokens(request: ApiRequest) -> list[dict[str, Any]]:
 
 @router.post("/tokens", response={201: NewTokenOut}, tags=["tokens"], summary="New API token")
 def new_token(request: ApiRequest, payload: TokenIn) -> Any:
-    token, raw = create_token(request.auth, payload.name)
+    check_can_mint(getattr(request, "api_token", None))
+    token, raw = create_token(
+        request.auth, payload.name, scope=payload.scope, days=payload.expires_in_days
+    )
     return Status(201, {**TokenOut.of(token), "token": raw})
 
 

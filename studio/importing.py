@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
 
+from config.limits import InputTooLarge
 from engine.interop import CardError, import_file
 from engine.world import WorldValidationError
 from studio.models import World
@@ -26,11 +27,9 @@ class ImportOutcome:
 
 
 def check_import_size(size: int, field: str = "file") -> None:
-    """Refuse an import over ``MAX_IMPORT_BYTES`` before it is read (WorldValidationError)."""
-    limit = settings.MAX_IMPORT_BYTES
-    if size > limit:
-        megabytes = f"{limit / (1024 * 1024):g}"
-        raise WorldValidationError([f"{field}: is larger than the {megabytes} MB limit"])
+    """Refuse an import over ``MAX_IMPORT_BYTES`` before it is read (InputTooLarge: a 413)."""
+    if size > settings.MAX_IMPORT_BYTES:
+        raise InputTooLarge(field, settings.MAX_IMPORT_BYTES)
 
 
 def import_upload(owner: User, upload: UploadedFile[bytes]) -> ImportOutcome:

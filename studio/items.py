@@ -17,7 +17,7 @@ from django.utils.text import slugify
 
 from engine import world as ew
 from engine.world import WorldValidationError
-from studio.models import Entry, EntryFolder, World, WorldItem
+from studio.models import Entry, EntryFolder, Rule, Variable, World, WorldItem
 from studio.parts import Part, item_to_dict, part_for, row_values
 
 ItemT = TypeVar("ItemT", bound=WorldItem)
@@ -42,6 +42,35 @@ def suggest_key(world: World, model: type[WorldItem], name: str = "") -> str:
 
 def _validate(part: Part, data: Mapping[str, Any]) -> ew.Schema:
     return ew.validate_part(part.schema, data)
+
+
+def _check_conditions(world: World, item: ew.Schema) -> None:
+    """An entry's or rule's conditions name variables of the world, as `engine.world.load_world`
+    requires at import: a typo would otherwise never match, silently."""
+    if not isinstance(item, ew.Entry | ew.Rule) or not item.conditions:
+        return
+    known = dict.fromkeys(Variable.objects.filter(world=world).values_list("key", flat=True))
+    errors = ew.unknown_condition_variables(item.conditions, known)
+    if errors:
+        raise WorldValidationError(errors)
+
+
+def _check_unused(variable: Variable) -> None:
+    """A variable that conditions name keeps its id: deleting or renaming it is refused."""
+    users = []
+    for key, model in (("entries", Entry), ("rules", Rule)):
+        for index, row in enumerate(model.objects.filter(world=variable.world)):
+            conditions = getattr(row, "conditions", None)
+            conditions = conditions if isinstance(conditions, list) else []
+            users += [
+                f"{key}[{index}].conditions[{n}]"
+                for n, condition in enumerate(conditions)
+                if isinstance(condition, dict) and condition.get("variableId") == variable.key
+            ]
+    if users:
+        raise WorldValidationError(
+            [f"id: '{variable.key}' is used by {', '.join(users)}; change those conditions first"]
+        )
 
 
 def _check_unique(part: Part, world: World, key: str, exclude_pk: int | None = None) -> None:
@@ -71,6 +100,7 @@ def create_item(world: World, model: type[ItemT], data: Mapping[str, Any]) -> It
     if not data.get("id"):
         data["id"] = suggest_key(world, model, str(data.get("name") or ""))
     item = _validate(part, data)
+    _check_conditions(world, item)
     values = row_values(part, item)
     with transaction.atomic():
         _check_unique(part, world, values["key"])
@@ -85,7 +115,11 @@ def update_item(item: ItemT, data: Mapping[str, Any], *, partial: bool = True) -
     part = part_for(type(item))
     current = item_to_dict(item)
     merged = {**current, **data} if partial else {"id": current["id"], **data}
-    values = row_values(part, _validate(part, merged))
+    validated = _validate(part, merged)
+    _check_conditions(item.world, validated)
+    values = row_values(part, validated)
+    if isinstance(item, Variable) and values["key"] != item.key:
+        _check_unused(item)
     with transaction.atomic():
         _check_unique(part, item.world, values["key"], exclude_pk=item.pk)
         old_key = item.key
@@ -99,7 +133,11 @@ def update_item(item: ItemT, data: Mapping[str, Any], *, partial: bool = True) -
 
 
 def delete_item(item: WorldItem) -> None:
-    """Remove an item; deleting a folder moves its entries and subfolders to the top level."""
+    """Remove an item; deleting a folder moves its entries and subfolders to the top level.
+
+    A variable that conditions still name is not deleted (WorldValidationError)."""
+    if isinstance(item, Variable):
+        _check_unused(item)
     with transaction.atomic():
         if isinstance(item, EntryFolder):
             siblings = EntryFolder.objects.filter(world=item.world).exclude(pk=item.pk)

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from engine.world import API_ROLES, ENTRY_ROLES, SCHEMA_VERSION, SECTIONS, Settings
 
@@ -388,7 +389,14 @@ class ApiToken(models.Model):
         max_length=12, help_text="The first characters, to tell tokens apart."
     )
     digest = models.CharField(max_length=64, unique=True)
+    scope = models.CharField(
+        max_length=5,
+        choices=[("read", "read"), ("write", "write")],
+        default="read",
+        help_text="read: GET only; write: every method.",
+    )
     created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField()
     last_used = models.DateTimeField(null=True, blank=True)
     revoked = models.DateTimeField(null=True, blank=True)
 
@@ -400,4 +408,19 @@ class ApiToken(models.Model):
 
     @property
     def is_active(self) -> bool:
-        return self.revoked is None
+        return self.revoked is None and not self.is_expired
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires <= timezone.now()
+
+
+class LoginFailure(models.Model):
+    """One failed login; a few recent ones lock the account name, or the address, for a while."""
+
+    username = models.CharField(max_length=150, db_index=True)
+    address = models.CharField(max_length=45, blank=True, db_index=True)
+    created = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.username} from {self.address or '?'} at {self.created}"

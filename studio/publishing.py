@@ -8,17 +8,24 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max, Q, QuerySet
 
-from engine.world import WorldDefinition, export_world, load_world
+from engine.lint import lint_source
+from engine.world import WorldDefinition, WorldValidationError, export_world, load_world
 from studio.models import World, WorldVersion, new_uid
-from studio.worlds import import_world, world_to_definition
+from studio.worlds import import_world, world_to_dict
 
 
 def publish_world(world: World, changelog: str = "") -> WorldVersion:
     """Freeze the draft as the next version and list the world in the gallery.
 
-    An invalid draft raises WorldValidationError and nothing is published.
+    An invalid draft, or one the linter finds errors in (``engine.lint``: unknown references,
+    empty greetings…), raises WorldValidationError with every error as ``path: message``, and
+    nothing is published. Warnings do not stop it.
     """
-    definition = world_to_definition(world)
+    data = world_to_dict(world)
+    errors = [str(f) for f in lint_source(data) if f.severity == "error"]
+    if errors:
+        raise WorldValidationError(errors)
+    definition = load_world(data)
     with transaction.atomic():
         World.objects.select_for_update().filter(pk=world.pk).first()
         last = world.versions.aggregate(n=Max("number"))["n"] or 0

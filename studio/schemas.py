@@ -7,7 +7,7 @@ models, never here: these schemas only describe the envelope around it.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
@@ -155,13 +155,17 @@ class RootFileOut(Schema):
 
 class TokenIn(Schema):
     name: str = Field(min_length=1, max_length=100)
+    scope: Literal["read", "write"] = Field("read", description="read: GET only.")
+    expires_in_days: int = Field(30, ge=1, le=365)
 
 
 class TokenOut(Schema):
     id: int
     name: str
     prefix: str
+    scope: str
     created: datetime
+    expires: datetime
     last_used: datetime | None
     revoked: datetime | None
 
@@ -171,7 +175,9 @@ class TokenOut(Schema):
             "id": token.pk,
             "name": token.name,
             "prefix": token.prefix,
+            "scope": token.scope,
             "created": token.created,
+            "expires": token.expires,
             "last_used": token.last_used,
             "revoked": token.revoked,
         }

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, path
 
+from studio.forms.accounts import LoginForm
 from studio.views import (
     accounts,
     audio,
@@ -15,6 +16,7 @@ from studio.views import (
     gallery,
     importing,
     items,
+    lint,
     preview,
     publishing,
     settings,
@@ -81,6 +83,7 @@ urlpatterns: list[URLPattern] = [
     path(f"{W}ui/files/<int:pk>/move/", ui.ui_file_move, name="ui_file_move"),
     path(f"{W}ui/files/<int:pk>/duplicate/", ui.ui_file_duplicate, name="ui_file_duplicate"),
     path(f"{W}preview/", preview.prompt_preview, name="preview"),
+    path(f"{W}checks/", lint.lint_panel, name="lint"),
     path(f"{W}tester/", tester.directive_tester, name="tester"),
     path(f"{W}publish/", publishing.publish, name="publish"),
     path(f"{W}unpublish/", publishing.unpublish, name="unpublish"),
@@ -91,7 +94,7 @@ for _kind in KINDS:
 
 # Mounted at /accounts/ by config.urls (no namespace: LOGIN_URL is "login").
 account_patterns: list[URLPattern] = [
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", accounts.signup, name="signup"),
     path("", accounts.account, name="account"),

@@ -41,7 +41,8 @@ HEADER_COLUMNS = {
     "customTagColors": "custom_tag_colors",
     "customUI": "custom_ui",
 }
-_KNOWN_TOP_LEVEL = {f.alias or n for n, f in WorldDefinition.model_fields.items()}
+# The gameMaster block has no rows of its own: the draft keeps it whole in ``World.extra``.
+_KNOWN_TOP_LEVEL = {f.alias or n for n, f in WorldDefinition.model_fields.items()} - {"gameMaster"}
 
 
 # --- whole worlds ------------------------------------------------------------------------

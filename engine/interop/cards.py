@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.interop.common import CardError, Coercer, IdAllocator, convert_text, json_type
 from engine.interop.worldinfo import book_settings, read_lorebook
-from engine.world import Entry, WorldDefinition
+from engine.world import MAX_ENTRY_CONTENT, Entry, WorldDefinition
 
 CARD_SPECS = ("chara_card_v2", "chara_card_v3")
 # Old TavernAI/Pygmalion names of the V1 fields.
@@ -132,6 +132,7 @@ def _character_entries(fields: dict[str, Any], coerce: Coercer, ids: IdAllocator
     out: list[Entry] = []
 
     def add(name: str, content: str, section: str, role: str, **extra: Any) -> None:
+        _check_length(extra.pop("field"), content)
         same_section = sum(1 for e in out if e.section == section)
         entry = {"name": name, "content": content, "section": section, "role": role, **extra}
         entry.setdefault("position", same_section)
@@ -148,13 +149,16 @@ def _character_entries(fields: dict[str, Any], coerce: Coercer, ids: IdAllocator
     ):
         content = text(field)
         if content:
-            add(name, content, "system-presets", role)
-    greetings = [("Greeting", text("first_mes"))]
+            add(name, content, "system-presets", role, field=field)
+    greetings = [("Greeting", text("first_mes"), "first_mes")]
     alternates = coerce.texts(fields.get("alternate_greetings"), "alternate_greetings")
-    greetings += [(f"Alternate greeting {i}", g) for i, g in enumerate(alternates, 1)]
-    for name, greeting in greetings:
+    greetings += [
+        (f"Alternate greeting {i}", g, f"alternate_greetings[{i - 1}]")
+        for i, g in enumerate(alternates, 1)
+    ]
+    for name, greeting, where in greetings:
         if greeting:
-            add(name, greeting, "system-presets", "greeting", apiRole="assistant")
+            add(name, greeting, "system-presets", "greeting", apiRole="assistant", field=where)
     group_only = coerce.texts(fields.get("group_only_greetings"), "group_only_greetings")
     for i, greeting in enumerate(group_only, 1):
         add(
@@ -165,15 +169,22 @@ def _character_entries(fields: dict[str, Any], coerce: Coercer, ids: IdAllocator
             apiRole="assistant",
             enabled=False,
             tags=["group-only"],
+            field=f"group_only_greetings[{i - 1}]",
         )
     examples = text("mes_example")
     if examples:
         if not examples.lstrip().lower().startswith("<start>"):
             examples = "<START>\n" + examples
-        add("Example dialogue", examples, "examples", "example")
+        add("Example dialogue", examples, "examples", "example", field="mes_example")
     post_history = text("post_history_instructions")
     if post_history:
-        add("Post-history instructions", post_history, "post-history", "system")
+        add(
+            "Post-history instructions",
+            post_history,
+            "post-history",
+            "system",
+            field="post_history_instructions",
+        )
     _depth_prompt(fields, coerce, add)
     return out
 
@@ -193,7 +204,21 @@ def _depth_prompt(fields: dict[str, Any], coerce: Coercer, add: Callable[..., No
         f"extensions.depth_prompt: SillyTavern inserts the character note at depth "
         f"{depth if depth is not None else 4}; Fabula sends it after the chat (post-history)"
     )
-    add("Character note", prompt.strip(), "post-history", "system", apiRole=role)
+    add(
+        "Character note",
+        prompt.strip(),
+        "post-history",
+        "system",
+        apiRole=role,
+        field="extensions.depth_prompt.prompt",
+    )
+
+
+def _check_length(field: str, content: str) -> None:
+    """Refuse a card text over an entry's limit rather than cut it (nothing is lost silently)."""
+    if len(content) > MAX_ENTRY_CONTENT:
+        problem = f"{field}: is longer than the {MAX_ENTRY_CONTENT:,} characters an entry holds"
+        raise CardError(f"card JSON is invalid: {problem}", [problem])
 
 
 def _card_metadata(fields: dict[str, Any], coerce: Coercer) -> dict[str, Any]:

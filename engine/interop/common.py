@@ -8,6 +8,8 @@ import re
 import unicodedata
 from typing import Any
 
+from engine.jsonguard import MAX_JSON_DEPTH, JsonInputError, check_value, nesting_depth
+
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
 _MACROS = (
@@ -189,7 +191,13 @@ def json_type(value: Any) -> str:
 
 
 def parse_json_object(text: str, what: str) -> dict[str, Any]:
-    """Parse JSON text that must hold an object; CardError("<what> is invalid: …") otherwise."""
+    """Parse JSON text that must hold an object; CardError("<what> is invalid: …") otherwise.
+
+    Text nested deeper than MAX_JSON_DEPTH, a number Python cannot hold and a NUL character
+    (named by its path) are refused too; NaN is kept (``json_safe`` turns it into null).
+    """
+    if nesting_depth(text) > MAX_JSON_DEPTH:
+        raise CardError(f"{what} is invalid: nested deeper than {MAX_JSON_DEPTH} levels")
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -198,6 +206,12 @@ def parse_json_object(text: str, what: str) -> dict[str, Any]:
         ) from None
     except RecursionError:
         raise CardError(f"{what} is invalid: nested too deeply") from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise CardError(f"{what} is invalid: a number is out of range") from None
     if not isinstance(value, dict):
         raise CardError(f"{what} is invalid: expected an object, got {json_type(value)}")
+    try:
+        check_value(value, allow_nan=True)
+    except JsonInputError as exc:
+        raise CardError(f"{what} is invalid: {exc}", [str(exc)]) from None
     return value

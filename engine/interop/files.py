@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import Any
 
+from pydantic import ValidationError
+
 from engine.interop.cards import CARD_SPECS, CARD_TEXT_FIELDS, card_to_world
 from engine.interop.common import MAX_IMPORT_BYTES, CardError, parse_json_object
 from engine.interop.png import is_png, read_png_card_with_warnings
@@ -21,6 +23,20 @@ def import_file(data: bytes, filename: str) -> tuple[WorldDefinition, list[str]]
     Returns the world and the warnings of the import (fields coerced, skipped or kept aside).
     Raises CardError with a message for the uploader on anything it cannot use.
     """
+    try:
+        return _import_file(data, filename)
+    except ValidationError as exc:  # a value past a world's bounds (docs/LIMITS.md)
+        errors = [_located(err) for err in exc.errors()]
+        raise CardError(f"file is invalid: {errors[0]}", errors) from None
+
+
+def _located(err: Any) -> str:
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
+    message = str(err["msg"])
+    return f"{path or '$'}: {message[:1].lower()}{message[1:]}"
+
+
+def _import_file(data: bytes, filename: str) -> tuple[WorldDefinition, list[str]]:
     if len(data) > MAX_IMPORT_BYTES:
         raise CardError("file is larger than 20 MB")
     if is_png(data):

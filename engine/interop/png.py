@@ -1,8 +1,10 @@
 """Character cards inside PNG files (W10 interop): text chunks ``chara`` (V2) and ``ccv3`` (V3).
 
 The chunk walk is done by hand so that a hostile upload costs no more than one pass over its
-bytes: lengths are checked against the file, compressed text is inflated with a bound, CRCs are
-not checked (SillyTavern does not check them either).
+bytes: lengths are checked against the file, only text chunks are copied, compressed text is
+inflated no further than MAX_CARD_TEXT_BYTES (docs/LIMITS.md). The CRC of a card chunk is
+checked: a card that reads despite a bad CRC is kept with a warning (SillyTavern does not check
+CRCs either), one that does not read says its chunk is damaged.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CARD_KEYWORDS = ("ccv3", "chara")  # precedence: a V3 copy wins over the V2 one
 _CHUNK_TYPE = re.compile(rb"[A-Za-z]{4}")
 _TEXT_TYPES = (b"tEXt", b"zTXt", b"iTXt")
-_MAX_INFLATED = 4 * MAX_IMPORT_BYTES
+MAX_CARD_TEXT_BYTES = MAX_IMPORT_BYTES  # a card chunk's text, once decompressed
 _URLSAFE = str.maketrans("-_", "+/")
 
 
@@ -40,22 +42,34 @@ def read_png_card(data: bytes) -> dict[str, Any]:
 
 def read_png_card_with_warnings(data: bytes, warnings: list[str]) -> dict[str, Any]:
     """Like read_png_card, appending what it forgave (a truncated tail, an unusable V3 chunk)."""
-    texts = _card_texts(data, warnings)
+    texts, damaged = _card_texts(data, warnings)
     found = [keyword for keyword in CARD_KEYWORDS if keyword in texts]
     if not found:
         raise CardError("no character card (tEXt chunk 'chara' or 'ccv3') in PNG")
     for keyword in found:
         try:
-            return _decode_card(keyword, texts[keyword])
+            card = _decode_card(keyword, texts[keyword])
         except CardError as exc:
+            if keyword in damaged:
+                exc = CardError(f"{exc} (the chunk fails its CRC check: the file is damaged)")
             if keyword == found[-1]:
-                raise
+                raise exc from None
             warnings.append(f"PNG: card chunk '{keyword}' is unusable ({exc}); read '{found[-1]}'")
+            continue
+        if keyword in damaged:
+            warnings.append(f"PNG: card chunk '{keyword}' fails its CRC check; read anyway")
+        return card
     raise AssertionError("unreachable")  # pragma: no cover
 
 
 def iter_chunks(data: bytes) -> Iterator[tuple[bytes, bytes]]:
     """Yield (type, body) for each chunk up to IEND; CardError when the layout is broken."""
+    for kind, start, length, _crc in _chunk_spans(data):
+        yield kind, data[start : start + length]
+
+
+def _chunk_spans(data: bytes) -> Iterator[tuple[bytes, int, int, int]]:
+    """(type, body offset, body length, stored CRC) of each chunk up to IEND, copying nothing."""
     if not is_png(data):
         raise CardError("not a PNG file")
     offset = len(PNG_SIGNATURE)
@@ -66,30 +80,47 @@ def iter_chunks(data: bytes) -> Iterator[tuple[bytes, bytes]]:
         if not _CHUNK_TYPE.fullmatch(kind):
             raise CardError(f"PNG is damaged: chunk at byte {offset} has an invalid type")
         if length > 0x7FFFFFFF or offset + 12 + length > len(data):
-            name = kind.decode("ascii")
-            raise CardError(
-                f"PNG is truncated: chunk '{name}' at byte {offset} runs past the end of the file"
-            )
-        yield kind, data[offset + 8 : offset + 8 + length]
+            raise CardError(_past_the_end(data, offset, kind))
+        (crc,) = struct.unpack_from(">I", data, offset + 8 + length)
+        yield kind, offset + 8, length, crc
         offset += 12 + length
         if kind == b"IEND":
             return
 
 
-def _card_texts(data: bytes, warnings: list[str]) -> dict[str, str]:
-    """The first text of each card keyword; a truncated tail is forgiven once a card is found."""
+def _past_the_end(data: bytes, offset: int, kind: bytes) -> str:
+    keyword = data[offset + 8 : offset + 88].partition(b"\0")[0].decode("latin-1").lower()
+    if kind in _TEXT_TYPES and keyword in CARD_KEYWORDS:
+        return (
+            f"PNG is truncated: card chunk '{keyword}' at byte {offset} runs past the end of "
+            "the file (the card is incomplete)"
+        )
+    name = kind.decode("ascii")
+    return f"PNG is truncated: chunk '{name}' at byte {offset} runs past the end of the file"
+
+
+def _card_texts(data: bytes, warnings: list[str]) -> tuple[dict[str, str], set[str]]:
+    """The first text of each card keyword, and the keywords whose chunk fails its CRC.
+
+    A truncated tail is forgiven once a card is found.
+    """
     texts: dict[str, str] = {}
+    damaged: set[str] = set()
     try:
-        for kind, body in iter_chunks(data):
-            if kind in _TEXT_TYPES:
-                found = _text_chunk(kind, body)
-                if found and found[0] not in texts:
-                    texts[found[0]] = found[1]
+        for kind, start, length, crc in _chunk_spans(data):
+            if kind not in _TEXT_TYPES:
+                continue
+            body = data[start : start + length]
+            found = _text_chunk(kind, body)
+            if found and found[0] not in texts:
+                texts[found[0]] = found[1]
+                if zlib.crc32(kind + body) != crc:
+                    damaged.add(found[0])
     except CardError as exc:
         if not texts or str(exc) == "not a PNG file":
             raise
         warnings.append(f"PNG: {exc}; the card chunk before it was read")
-    return texts
+    return texts, damaged
 
 
 def _text_chunk(kind: bytes, body: bytes) -> tuple[str, str] | None:
@@ -114,11 +145,12 @@ def _text_chunk(kind: bytes, body: bytes) -> tuple[str, str] | None:
 def _inflate(keyword: str, payload: bytes) -> bytes:
     inflater = zlib.decompressobj()
     try:
-        out = inflater.decompress(payload, _MAX_INFLATED)
+        out = inflater.decompress(payload, MAX_CARD_TEXT_BYTES)
     except zlib.error:
         raise CardError(f"card chunk '{keyword}' is not valid zlib data") from None
     if inflater.unconsumed_tail:
-        raise CardError(f"card chunk '{keyword}' is too large once decompressed")
+        limit = MAX_CARD_TEXT_BYTES // (1024 * 1024)
+        raise CardError(f"card chunk '{keyword}' is larger than {limit} MB once decompressed")
     return out
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncGenerator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import anthropic
 from anthropic.types import (
@@ -53,6 +54,9 @@ from engine.llm.base import (
 from engine.llm.pricing import PriceTable
 from engine.llm.sdk import SDKProvider
 from engine.session import Message
+
+if TYPE_CHECKING:
+    import httpx2
 
 START_TURN = "[Start]"
 CONTINUE_TURN = "[Continue]"
@@ -89,8 +93,12 @@ class AnthropicProvider(SDKProvider[anthropic.AsyncAnthropic]):
         prices: PriceTable | None = None,
         default_headers: Mapping[str, str] | None = None,
         client: anthropic.AsyncAnthropic | None = None,
+        http_client: httpx2.AsyncClient | None = None,
     ) -> None:
-        """``default_max_tokens`` is sent when a request sets none (the API requires one)."""
+        """``default_max_tokens`` is sent when a request sets none (the API requires one).
+
+        ``http_client``: the SDK sends through it (the play app pins users' servers so).
+        """
         self.default_max_tokens = default_max_tokens
         super().__init__(
             model=model,
@@ -112,6 +120,7 @@ class AnthropicProvider(SDKProvider[anthropic.AsyncAnthropic]):
                 timeout=timeout,
                 max_retries=0,
                 default_headers=default_headers,
+                http_client=http_client,
             ),
             owns_client=client is None,
         )
@@ -231,7 +240,7 @@ def classify_error(exc: Exception) -> ProviderError:
     """Map what the ``anthropic`` SDK (or its HTTP library, mid-stream) raised."""
     if isinstance(exc, anthropic.APIStatusError):
         status = exc.status_code
-        if status < 400:
+        if status < 300:  # an error event inside a 200 stream; a 3xx is a real (refused) redirect
             error = exc.body.get("error") if isinstance(exc.body, dict) else None
             kind = error.get("type") if isinstance(error, dict) else None
             status = _ERROR_EVENT_STATUS.get(str(kind), 500)

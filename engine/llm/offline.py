@@ -1,8 +1,16 @@
 """The offline provider: no call, a closure and 2-3 suggestions (seed 001 "Modos de ejecución").
 
-Offline mode never reaches a model. It answers the player's last action with a closure drawn
-from it («Haces X. Nada cambia.»), turned from first to second person for the common cases,
-plus a few suggested actions, at zero cost. Replay mode falls back to it for missing exchanges.
+Offline mode never reaches a model. It answers the player's action (``ChatRequest.player_text``)
+with a closure drawn from it («Haces X. Nada cambia.»), turned from first to second person for
+the common cases, plus a few suggested actions, at zero cost. Replay mode falls back to it for
+missing exchanges.
+
+Its reply is parsed as the narrator's, so it must never carry directives the player typed
+(seeds 000, 002: directives are the narrator's): the action is quoted with every directive,
+``<think>``/``<UpdateVariable>`` block and other tag taken out, and no ``[`` or ``<`` is left
+for `engine.directives.parse_reply` to read. Nor does it ever quote the prompt: a request
+without player text (continue, a rule asking the narrator to go on) gets a neutral line of its
+own, because the prompt's last user message may be a creator's hidden entry or instructions.
 """
 
 from __future__ import annotations
@@ -11,10 +19,10 @@ import asyncio
 import hashlib
 import random
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 
 from engine.llm.base import ChatRequest, Chunk, Usage
-from engine.session import Message
+from engine.stream_filter import CLOSE, MAX_HEAD, BodyScan, fallback_close
 
 LANGUAGES = ("en", "es", "zh")
 
@@ -112,6 +120,22 @@ _CLOSURES = {
     "zh": ("你{action}。", "你静静等待。", "什么也没有改变。"),
 }
 
+# What the narrator says when asked to go on without a player's action (continue).
+_CONTINUATIONS = {
+    "en": ("A moment passes.", "The silence stretches on.", "Time drifts by."),
+    "es": ("Pasa un momento.", "El silencio se alarga.", "El tiempo pasa."),
+    "zh": ("片刻过去了。", "沉默在延续。", "时间悄悄流逝。"),
+}
+
+# Directive syntax a player may type: a bracket head (``[health:``, ``[audio:``), a tag block
+# whose content the parser would read or hide, any other tag; then whatever '[' '<' is left.
+_HEAD = re.compile(rf"\[[^\[\]\n:]{{1,{MAX_HEAD}}}:")
+_BLOCK = re.compile(r"<(think(?:ing)?|updatevariable)\b[^>]*>.*?(?:</\1\s*>|\Z)", re.I | re.S)
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_OPENERS = str.maketrans("", "", "[]<>")
+_CUT = "\ue0f7"  # where something was taken out, until the gaps are tidied
+_GAP = re.compile(rf"\s*{_CUT}[\s{_CUT}]*")
+
 # Each suggestion with the fragments that mark it as "what the player just did".
 _SUGGESTIONS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     "en": [
@@ -147,16 +171,55 @@ def language_of(language: str | None) -> str:
     return base if base in LANGUAGES else "en"
 
 
-def last_action(messages: Sequence[Message]) -> str:
-    """The content of the last user message, or "" when there is none."""
-    return next((m.content for m in reversed(messages) if m.role == "user"), "")
+def quotable(text: str) -> str:
+    """The player's text with every directive, tag block and tag taken out, and no '[' or '<'
+    left: what the offline narrator may say back without its reply changing any state."""
+    text = text.replace(_CUT, "")
+    text = _TAG.sub(_CUT, _BLOCK.sub(_CUT, text))
+    pieces: list[str] = []
+    pos = 0
+    for head in _HEAD.finditer(text):
+        if head.start() < pos:
+            continue
+        pieces.append(text[pos : head.start()])
+        pos = _directive_end(text, head.end())
+    pieces.append(text[pos:])
+    joined = _CUT.join(pieces).translate(_OPENERS)
+    return _GAP.sub(lambda gap: _gap(joined, gap), joined)
+
+
+def _gap(text: str, gap: re.Match[str]) -> str:
+    """What a removal leaves: a space between words, nothing between CJK characters."""
+    before = text[gap.start() - 1] if gap.start() else ""
+    after = text[gap.end()] if gap.end() < len(text) else ""
+    return " " if before.isascii() or after.isascii() else ""
+
+
+def _directive_end(text: str, body_start: int) -> int:
+    """Where a directive whose body starts at ``body_start`` ends, as the parser reads it; an
+    unterminated one runs to the end of its line."""
+    found, close = BodyScan().scan(text, body_start)
+    if found != CLOSE:
+        close = fallback_close(text, body_start, close)
+    if close >= 0:
+        return close + 1
+    newline = text.find("\n", body_start)
+    return len(text) if newline < 0 else newline
+
+
+def continuation(language: str = "en", rng: random.Random | None = None) -> str:
+    """A neutral line that goes on with the scene without quoting anything."""
+    lang = language_of(language)
+    line = (rng or random.Random(0)).choice(_CONTINUATIONS[lang])
+    nothing = _CLOSURES[lang][2]
+    return line + nothing if lang == "zh" else f"{line} {nothing}"
 
 
 def closure(action: str, language: str = "en") -> str:
     """Say the player's action back in the second person, then that nothing changes."""
     lang = language_of(language)
     template, waiting, nothing = _CLOSURES[lang]
-    text = _clean(action)
+    text = _clean(quotable(action))
     if not text:
         return f"{waiting} {nothing}" if lang != "zh" else waiting + nothing
     if lang == "zh":
@@ -181,7 +244,7 @@ def suggestions(action: str, language: str, rng: random.Random) -> list[str]:
 
 
 class OfflineProvider:
-    """Answers without any call: a closure from the last action and 2-3 suggestions."""
+    """Answers without any call: a closure from the player's action and 2-3 suggestions."""
 
     name = "offline"
     model = "offline"
@@ -192,14 +255,18 @@ class OfflineProvider:
         self.rng = rng
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[Chunk]:
-        """Stream the closure in a few small chunks, then the suggestions, at zero usage."""
-        action = (
-            request.player_text
-            if request.player_text is not None
-            else last_action(request.messages)
-        )
-        rng = self.rng or random.Random(hashlib.sha256(action.encode()).digest())
-        for piece in _pieces(closure(action, self.language)):
+        """Stream the closure (or, without player text, a continuation) in a few small chunks,
+        then the suggestions, at zero usage. The prompt's messages are never quoted."""
+        action = request.player_text
+        # Continuing, the seed is the text so far (never quoted), so each Continue varies.
+        last = request.messages[-1].content if request.messages else ""
+        seed = action if action is not None else f"continue:{last}"
+        rng = self.rng or random.Random(hashlib.sha256(seed.encode()).digest())
+        if action is None:
+            text, action = continuation(self.language, rng), ""
+        else:
+            text = closure(action, self.language)
+        for piece in _pieces(text):
             yield Chunk(text=piece)
             await asyncio.sleep(0)  # let the consumer run, as a real stream would
         yield Chunk(choices=suggestions(action, self.language, rng))

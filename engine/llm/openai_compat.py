@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import AsyncGenerator, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlparse
 
 import openai
@@ -34,6 +34,9 @@ from engine.llm.base import (
 from engine.llm.pricing import PriceTable
 from engine.llm.sdk import SDKProvider
 from engine.llm.sse import iter_events
+
+if TYPE_CHECKING:
+    import httpx2
 
 
 class OpenAICompatProvider(SDKProvider[openai.AsyncOpenAI]):
@@ -58,8 +61,12 @@ class OpenAICompatProvider(SDKProvider[openai.AsyncOpenAI]):
         extra_sampling: bool | None = None,
         default_headers: Mapping[str, str] | None = None,
         client: openai.AsyncOpenAI | None = None,
+        http_client: httpx2.AsyncClient | None = None,
     ) -> None:
-        """``extra_sampling``: send top_k/min_p (None: yes, unless the endpoint is OpenAI's own)."""
+        """``extra_sampling``: send top_k/min_p (None: yes, unless the endpoint is OpenAI's own).
+
+        ``http_client``: the SDK sends through it (the play app pins users' servers so).
+        """
         self.official = base_url is None or urlparse(base_url).hostname == "api.openai.com"
         self.extra_sampling = (not self.official) if extra_sampling is None else extra_sampling
         super().__init__(
@@ -82,6 +89,7 @@ class OpenAICompatProvider(SDKProvider[openai.AsyncOpenAI]):
                 timeout=timeout,
                 max_retries=0,
                 default_headers=default_headers,
+                http_client=http_client,
             ),
             owns_client=client is None,
         )

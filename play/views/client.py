@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from engine.world import GameComponent, WorldDefinition
 from play.models import Session
+from play.narrator import narrator
 from studio.assets import resolve_asset_url
 
 _SAFE_URL_PREFIXES = ("/", "https://", "http://")
@@ -25,6 +26,7 @@ def client_config(session: Session, world: WorldDefinition) -> dict[str, Any]:
     return {
         "sessionId": str(session.pk),
         "wsPath": f"/ws/play/{session.pk}/",
+        "messagesPath": f"/play/{session.pk}/messages/",
         "worldName": world.name,
         "worldId": world.id,
         "isGuest": session.is_guest,
@@ -35,6 +37,7 @@ def client_config(session: Session, world: WorldDefinition) -> dict[str, Any]:
         "audio": audio_config(world),
         "customUiUrl": reverse("play:sandbox", args=[session.pk]) if has_custom_ui else None,
         "sessionListUrl": reverse("play:session_list") if not session.is_guest else None,
+        "narrator": narrator(session, world),
         "strings": client_strings(),
     }
 
@@ -116,10 +119,11 @@ def client_strings() -> dict[str, str]:
     """The client's words, translated here so play.js needs no catalogue of its own."""
     return {
         "connecting": _("Connecting…"),
-        "online": _("Live"),
+        "online": _("Connected"),
         "reconnecting": _("Reconnecting…"),
         "reconnectingIn": _("Reconnecting in {n}s…"),
         "gone": _("This session is not available."),
+        "signedOut": _("You signed out. Log in again to keep playing."),
         "notConnected": _("Not connected yet; your text is kept. Try again in a moment."),
         "failed": _("The narrator failed."),
         "busy": _("A turn is already running."),
@@ -143,6 +147,9 @@ def client_strings() -> dict[str, str]:
         "confirmDelete": _("Delete this message?"),
         "confirmRevert": _("Rewind the story to this message? Every later message is deleted."),
         "editLabel": _("Edit the message"),
+        "editNote": _("Editing changes only the words shown; the story's state stays as it is."),
+        "offlineNarrator": _("Offline narrator — no model"),
+        "setModel": _("Set a model"),
         "save": _("Save"),
         "cancel": _("Cancel"),
         "noCheckpoints": _("No checkpoints yet."),
@@ -152,4 +159,8 @@ def client_strings() -> dict[str, str]:
         "dismiss": _("Dismiss"),
         "classicChat": _("Classic chat"),
         "customUi": _("World UI"),
+        "older": _("Show earlier messages"),
+        "loadingOlder": _("Loading earlier messages…"),
+        "truncated": _("This message is long: only its beginning is shown."),
+        "showAll": _("Show all of it"),
     }

@@ -6,17 +6,21 @@ import uuid
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from play.csp import embeds_sandbox
 from play.errors import PlayError
 from play.forms import SessionPersonaForm, StartSessionForm
+from play.history import recent_messages
 from play.models import Session
 from play.personas import set_session_persona
 from play.playtests import start_guest_preview
-from play.sessions import delete_session, sessions_of, start_session, world_of
+from play.providers import quota_used_up
+from play.quota import request_subjects
+from play.sessions import delete_session, message_dict, sessions_of, start_session, world_of
 from play.views.client import client_config
 from play.views.common import guest_key, render_page, session_for
 from studio.access import get_version_for_user
@@ -34,12 +38,23 @@ def session_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@embeds_sandbox
 def session_page(request: HttpRequest, session_id: uuid.UUID) -> HttpResponse:
     session = session_for(request, session_id)
     form = None
     if request.user.is_authenticated and not session.is_playtest:
         form = SessionPersonaForm(user=request.user, initial={"persona": session.persona_id})
     return render(request, "play/session.html", _page_context(request, session, form))
+
+
+@require_GET
+def message_detail(request: HttpRequest, session_id: uuid.UUID, message_id: int) -> JsonResponse:
+    """One whole message: the play page fetches a message the socket sent ``truncated``."""
+    session = session_for(request, session_id)
+    message = session.messages.filter(pk=message_id).first()
+    if message is None:
+        raise Http404("message not found")
+    return JsonResponse(message_dict(message))
 
 
 def _page_context(
@@ -49,10 +64,16 @@ def _page_context(
     return {
         "session": session,
         "world": world,
-        "chat_messages": list(session.messages.all()),
+        "chat_messages": recent_messages(session),
         "config": client_config(session, world),
         "persona_form": persona_form,
+        "quota_exhausted": _quota_used_up(request, session),
     }
+
+
+def _quota_used_up(request: HttpRequest, session: Session) -> bool:
+    """Whether this player's live actions are used up today (the page says until when)."""
+    return quota_used_up(session, request_subjects(request), timezone.now())
 
 
 @require_http_methods(["GET", "POST"])
@@ -101,6 +122,7 @@ def delete(request: HttpRequest, session_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @login_required
+@embeds_sandbox
 def change_persona(request: HttpRequest, session_id: uuid.UUID) -> HttpResponse:
     session = session_for(request, session_id)
     form = SessionPersonaForm(request.POST, user=request.user)

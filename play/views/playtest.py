@@ -14,6 +14,8 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.world import WorldValidationError
+from play.csp import embeds_sandbox
+from play.history import recent_messages
 from play.models import Session
 from play.playtests import current_playtest, reset_playtest
 from play.sessions import state_of, world_of
@@ -27,6 +29,7 @@ TEMPLATE = "play/playtest.html"
 
 @require_GET
 @login_required
+@embeds_sandbox
 def playtest_panel(request: AuthedRequest, world_id: int) -> HttpResponse:
     world = get_world_for_user(request.user, world_id, write=True)
     session = current_playtest(request.user, world)
@@ -36,6 +39,7 @@ def playtest_panel(request: AuthedRequest, world_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
+@embeds_sandbox
 def playtest_reset(request: AuthedRequest, world_id: int) -> HttpResponse:
     world = get_world_for_user(request.user, world_id, write=True)
     mode = "offline" if request.POST.get("mode") == "offline" else "live"
@@ -67,7 +71,7 @@ def panel_context(world: World, session: Session | None) -> dict[str, object]:
         definition = world_of(session)
         context.update(
             world=definition,
-            chat_messages=list(session.messages.all()),
+            chat_messages=recent_messages(session),
             config=client_config(session, definition),
         )
     return context

@@ -1,19 +1,34 @@
 """The custom UI sandbox (seed 004 "自定义 UI", "沙箱环境"): the world's rootComponent as a page.
 
 The play page frames this URL in ``<iframe sandbox="allow-scripts">`` (no allow-same-origin, so
-the frame has an opaque origin: no cookies, no storage, no access to the parent's DOM). The
-response adds a strict CSP of its own: scripts only with this response's nonce (so no
-``eval``/``new Function``), no network (``connect-src 'none'``), no forms, no nested frames, and
-the CSP ``sandbox`` directive, so the page stays sandboxed even when opened directly.
+the frame has an opaque origin: no cookies, no storage, no access to the parent's DOM; no
+allow-popups, allow-forms or allow-top-navigation). The response adds a CSP of its own that
+leaves the world's code no network at all (issue 9, §3):
+
+* scripts: the one inline script by its hash and the runtime's files by their exact URLs. No
+  nonce: the page's scripts can read a nonce back (``script.nonce``) and would load
+  ``<script nonce=… src=https://elsewhere/?chat=…>`` with it. No ``eval``/``new Function``.
+* images, media and fonts: ``data:`` and ``blob:`` only, not even this server (a world's UI has
+  no server-hosted images to show; ``?chat=…`` on our own URLs would only fill our logs, but
+  there is no reason to allow it). CSS ``url()`` and ``@import`` fall under the same rules.
+* no ``connect-src`` (fetch, XHR, WebSocket, EventSource, beacons, pings), no frames, workers,
+  objects, manifests or prefetches (``default-src 'none'``), ``form-action 'none'``,
+  ``base-uri 'none'``, and the CSP ``sandbox`` directive, so the page stays sandboxed even when
+  opened directly.
+
+Navigating the frame itself away cannot be refused from in here (Chromium has no
+``navigate-to``): the embedding page's ``frame-src`` does that (play/csp.py).
 """
 
 from __future__ import annotations
 
-import secrets
+import base64
+import hashlib
 import uuid
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
@@ -22,6 +37,14 @@ from django.views.decorators.http import require_GET
 from play.customui import compile_root_component
 from play.sessions import world_of
 from play.views.common import session_for
+
+RUNTIME_SCRIPTS = (
+    "vendor/react/react.production.min.js",
+    "vendor/react/react-dom.production.min.js",
+    "js/markdown.js",
+    "js/sandbox.js",
+)
+BOOT = "\nwindow.FabulaSandbox.boot();\n"
 
 
 @require_GET
@@ -34,39 +57,50 @@ def custom_ui(request: HttpRequest, session_id: uuid.UUID) -> HttpResponse:
     if root is None or not root.files:
         raise Http404("this world has no custom UI")
     compiled = compile_root_component(root)
-    nonce = secrets.token_urlsafe(18)
+    inline = compiled.script + BOOT
     context = {
-        "nonce": nonce,
-        "script": compiled.script,
+        "runtime": [static(path) for path in RUNTIME_SCRIPTS],
+        "inline": inline,
         "css": compiled.css,
         "world_name": world.name,
         "language": world.language or get_language() or "en",
     }
     response = render(request, "play/sandbox.html", context)
-    response["Content-Security-Policy"] = sandbox_csp(request, nonce)
+    response["Content-Security-Policy"] = sandbox_csp(request, inline)
     response["Referrer-Policy"] = "no-referrer"
     response["X-Content-Type-Options"] = "nosniff"
+    response["X-DNS-Prefetch-Control"] = "off"  # no lookups of names the world's code chose
     return response
 
 
-def sandbox_csp(request: HttpRequest, nonce: str) -> str:
-    # The frame's origin is opaque, so 'self' would not name this server: spell it out.
+def sandbox_csp(request: HttpRequest, inline_script: str) -> str:
+    """The sandbox document's policy: ``inline_script`` is the one inline script it may run."""
+    digest = base64.b64encode(hashlib.sha256(inline_script.encode()).digest()).decode()
+    # The frame's origin is opaque, so 'self' would not name this server: spell the URLs out.
     origin = f"{request.scheme}://{request.get_host()}"
+    runtime = " ".join(_absolute(origin, static(path)) for path in RUNTIME_SCRIPTS)
     return "; ".join(
         [
             "default-src 'none'",
-            f"script-src 'nonce-{nonce}'",
+            f"script-src 'sha256-{digest}' {runtime}",
             "style-src 'unsafe-inline'",
-            f"img-src {origin} data: blob:",
-            f"media-src {origin} data: blob:",
-            f"font-src {origin} data:",
+            "img-src data: blob:",
+            "media-src data: blob:",
+            "font-src data: blob:",
             "connect-src 'none'",
             "frame-src 'none'",
+            "child-src 'none'",
             "worker-src 'none'",
             "object-src 'none'",
+            "manifest-src 'none'",
             "base-uri 'none'",
             "form-action 'none'",
             "frame-ancestors 'self'",
             "sandbox allow-scripts",
         ]
     )
+
+
+def _absolute(origin: str, url: str) -> str:
+    # A CDN STATIC_URL is already absolute; query strings are ignored by CSP path matching.
+    return url if "://" in url else origin + url

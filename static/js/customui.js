@@ -4,7 +4,14 @@
  * from that frame's window, only as {fabula: "ui", id, method, args} with a method on the list
  * below, and every argument is checked before it becomes a websocket frame, a sound, a toast or
  * a navigation. Requests past a small rate are dropped. The frame gets the game state as
- * snapshots (variables, messages, streaming text, choices, checkpoints, volumes).
+ * snapshots holding only what seed 004's useYumina() grants (variables, messages, streaming
+ * text, choices, checkpoints, volumes, the world's storage), and nothing else is posted to it.
+ *
+ * The frame may still navigate itself (location=, <meta http-equiv=refresh>) to carry that state
+ * off; only this page's CSP frame-src can refuse it (issue 9, §3). So before making the frame,
+ * the page gets a policy that allows frames from the sandbox path only (play/csp.py sends the
+ * same as a header from the play views; pages that receive the panel by htmx, like the studio
+ * editor, rely on this one). Policies add up: this only ever narrows what a header allows.
  */
 (function () {
   "use strict";
@@ -22,7 +29,27 @@
 
   function Refused(message) { this.message = message; }
 
+  // Types the runtime (static/js/sandbox.js) reads; anything else stays on this side.
+  var FRAME_MESSAGES = { snapshot: true, reply: true };
+
+  // "/play/ui/<session>/" -> "http://host/play/ui/": every sandbox, and nothing else on any host.
+  function sandboxPrefix(url) {
+    var u = new URL(url, window.location.href);
+    return u.origin + u.pathname.replace(/[^\/]+\/?$/, "");
+  }
+
+  function limitFrames(url) {
+    if (document.querySelector("meta[data-fabula-frame-policy]")) return;
+    var prefix = sandboxPrefix(url);
+    var meta = document.createElement("meta");
+    meta.setAttribute("http-equiv", "Content-Security-Policy");
+    meta.setAttribute("content", "frame-src " + prefix + "; child-src " + prefix);
+    meta.setAttribute("data-fabula-frame-policy", "");
+    document.head.appendChild(meta);
+  }
+
   function create(client, box, url) {
+    limitFrames(url);
     var frame = document.createElement("iframe");
     frame.setAttribute("sandbox", "allow-scripts");
     frame.setAttribute("referrerpolicy", "no-referrer");
@@ -55,7 +82,7 @@
     }
 
     function post(message) {
-      if (!frame.contentWindow) return;
+      if (!frame.contentWindow || !FRAME_MESSAGES[message.type]) return;
       // The frame's origin is opaque ("null"), so "*" is the only target that reaches it.
       frame.contentWindow.postMessage(Object.assign({ fabula: "host" }, message), "*");
     }
@@ -107,7 +134,6 @@
         bgmVolume: audio ? audio.getVolume("bgm") : 0,
         sfxVolume: audio ? audio.getVolume("sfx") : 0,
         language: document.documentElement.lang || "en",
-        turn: client.turn,
       };
     }
 

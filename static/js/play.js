@@ -17,6 +17,8 @@
   var MAX_BACKOFF_MS = 15000;
   var TOAST_MS = 6000;
   var NEAR_BOTTOM_PX = 160;
+  var OLDER_AT_PX = 240; // this close to the top, the page before the oldest message loads
+  var PAGE_SIZE = 50;
   var TOAST_STYLES = { info: 1, achievement: 1, warning: 1, danger: 1, success: 1, error: 1 };
   var BAR_TYPES = {
     "status-bar": 1, "stat-bar": 1, bar: 1, progress: 1, "progress-bar": 1, gauge: 1,
@@ -121,6 +123,8 @@
     this.checkpoints = [];
     this.choices = [];
     this.session = {};
+    this.hasMore = false; // older messages exist before the first one held
+    this.loadingOlder = false;
     this.streamingId = null;
     this.streamText = "";
     this.lastSeq = 0;
@@ -155,6 +159,7 @@
       custom: this.q("[data-custom-ui]"),
       chat: this.q("[data-chat]"),
       uiToggle: this.q("[data-toggle-ui]"),
+      quotaNotice: this.q("[data-quota-notice]"),
     };
     this.draftKey = "fabula.draft." + this.config.sessionId;
     this.setupAudio();
@@ -205,6 +210,10 @@
         self.setConn("gone");
         return;
       }
+      if (event.code === 4401) {  // signed out (here or elsewhere): reconnecting would not help
+        self.setConn("signedOut");
+        return;
+      }
       self.scheduleReconnect();
     };
     ws.onerror = function () { /* onclose follows and retries */ };
@@ -235,11 +244,12 @@
     var root = this.root;
     var text = {
       connecting: t(root, "connecting", "Connecting…"),
-      online: t(root, "online", "Live"),
+      online: t(root, "online", "Connected"),
       reconnecting: seconds
         ? t(root, "reconnectingIn", "Reconnecting in {n}s…").replace("{n}", String(seconds))
         : t(root, "reconnecting", "Reconnecting…"),
       gone: t(root, "gone", "This session is not available."),
+      signedOut: t(root, "signedOut", "You signed out. Log in again to keep playing."),
     }[state];
     if (this.dom.connText) this.dom.connText.textContent = text;
     this.root.classList.toggle("is-offline", state !== "online");
@@ -284,6 +294,8 @@
         .concat(incoming);
     } else {
       this.messages = incoming.slice();
+      this.hasMore = !!frame.has_more;
+      this.loadingOlder = false;
     }
     this.messages.sort(function (a, b) { return a.position - b.position; });
     this.streamingId = null;
@@ -294,11 +306,20 @@
       this.streamingId = running.message_id;
       this.streamText = running.text || "";
       this.lastSeq = Number(running.seq) || 0;
+    } else {
+      // Still being written elsewhere, its text so far unknown here (e.g. Redis restarted): keep
+      // showing it as streaming; the first delta's gap asks for the text so far.
+      var last = this.messages[this.messages.length - 1];
+      if (last && last.status === "streaming") {
+        this.streamingId = last.id;
+        this.streamText = last.content || "";
+      }
     }
     if (frame.state) this.applyState(frame.state, false);
     if (Array.isArray(frame.checkpoints)) this.checkpoints = frame.checkpoints;
     this.choices = Array.isArray(frame.choices) ? frame.choices : [];
     this.renderAll();
+    this.maybeLoadOlder();
     this.confirmPendingSend();
     if (!wasConnected && this.audio) {
       this.resumeCuedAudio(frame.state && frame.state.audio);
@@ -319,6 +340,69 @@
       var value = channels[key];
       if (typeof value === "string" && value !== "playing") audio.play(value);
       else if (value === "playing") audio.play(key);
+    });
+  };
+
+  // The page before the oldest message held, asked for by requestOlder: put it on top and keep
+  // what the reader was looking at where it was.
+  PlayClient.prototype.on_history_page = function (frame) {
+    this.loadingOlder = false;
+    var first = this.messages[0];
+    if (!first || frame.before !== first.id) {
+      this.renderMessages(); // the list changed meanwhile (a revert, a fresh history)
+      return;
+    }
+    var held = {};
+    this.messages.forEach(function (m) { held[m.id] = true; });
+    var older = (Array.isArray(frame.messages) ? frame.messages : []).filter(function (m) {
+      return m && m.id && !held[m.id] && m.position < first.position;
+    });
+    this.messages = older.concat(this.messages);
+    this.hasMore = !!frame.has_more && older.length > 0;
+    var self = this;
+    this.keepScroll(function () { self.renderMessages(); });
+    this.maybeLoadOlder();
+  };
+
+  PlayClient.prototype.requestOlder = function () {
+    if (!this.hasMore || this.loadingOlder || !this.messages.length) return;
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return; // the next history repairs it
+    this.loadingOlder = true;
+    this.sendFrame({ type: "history", before: this.messages[0].id, limit: PAGE_SIZE });
+    this.renderOlder();
+  };
+
+  PlayClient.prototype.maybeLoadOlder = function () {
+    var list = this.dom.list;
+    if (!list || !list.clientHeight || list.scrollTop > OLDER_AT_PX) return; // hidden, or far
+    this.requestOlder();
+  };
+
+  PlayClient.prototype.keepScroll = function (render) {
+    var list = this.dom.list;
+    if (!list) return render();
+    var fromBottom = list.scrollHeight - list.scrollTop;
+    render();
+    list.scrollTop = list.scrollHeight - fromBottom;
+  };
+
+  // A message sent shortened (too large for one frame) is fetched whole over HTTP on request.
+  PlayClient.prototype.fetchWhole = function (id) {
+    var self = this;
+    var path = this.config.messagesPath;
+    if (!path || !window.fetch) return;
+    window.fetch(path + String(Number(id)) + "/", {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    }).then(function (response) {
+      if (!response.ok) throw new Error(String(response.status));
+      return response.json();
+    }).then(function (whole) {
+      if (!whole || whole.id !== id || !self.find(id)) return;
+      self.upsert(whole);
+      self.renderMessage(id);
+    }).catch(function () {
+      self.toast(t(self.root, "error", "Something went wrong."), "danger");
     });
   };
 
@@ -365,6 +449,7 @@
     if (message.role === "assistant" && Array.isArray(message.choices) && this.isLast(message.id)) {
       this.choices = message.choices;
     }
+    if (message.role === "assistant" && message.model === "offline") this.showOfflineNarrator();
     if (message.role === "user") {
       this.confirmPendingSend(message);
       if (this.audio) this.audio.onUserText(message.content);
@@ -374,6 +459,20 @@
     this.renderMessages();
     this.renderChoices();
     this.scrollToBottom(false);
+  };
+
+  // "Live" only while a real model answers: an offline reply (a used-up quota) says so.
+  PlayClient.prototype.showOfflineNarrator = function () {
+    var badge = this.q("[data-narrator]");
+    if (!badge || !badge.classList.contains("is-live")) return;
+    badge.classList.remove("is-live");
+    var label = badge.querySelector("[data-narrator-label]");
+    if (label) label.textContent = t(this.root, "offlineNarrator", "Offline narrator — no model");
+    var narrator = this.config.narrator || {};
+    if (narrator.setModelUrl) {
+      badge.appendChild(document.createTextNode(" · "));
+      badge.appendChild(el("a", "", t(this.root, "setModel", "Set a model"))).href = narrator.setModelUrl;
+    }
   };
 
   PlayClient.prototype.on_message_failed = function (frame) {
@@ -397,6 +496,15 @@
   };
 
   PlayClient.prototype.on_notification = function (frame) {
+    if (frame.style === "quota") {
+      // The day's live actions are used up: say so until the page is reloaded after midnight UTC.
+      if (this.dom.quotaNotice) {
+        this.dom.quotaNotice.textContent = String(frame.message || this.dom.quotaNotice.textContent);
+        this.dom.quotaNotice.hidden = false;
+      }
+      this.toast(frame.message, "warning");
+      return;
+    }
     this.toast(frame.message, frame.style);
   };
 
@@ -416,6 +524,12 @@
   };
 
   PlayClient.prototype.on_error = function (frame) {
+    if (frame.frame && frame.frame.type === "history") {
+      // The oldest message held is gone (deleted elsewhere): start again from the newest page.
+      this.loadingOlder = false;
+      this.sendFrame({ type: "sync" });
+      return;
+    }
     this.restoreUnsent(frame.frame);
     this.toast(frame.error || t(this.root, "error", "Something went wrong."), "danger");
   };
@@ -471,7 +585,9 @@
 
   PlayClient.prototype.applyState = function (frame, announce) {
     var before = this.values;
-    this.values = frame.values && typeof frame.values === "object" ? frame.values : {};
+    var values = frame.values && typeof frame.values === "object" ? frame.values : {};
+    // A state too large for one frame comes in parts: each holds some of the variables.
+    this.values = frame.partial ? Object.assign({}, before, values) : values;
     this.turn = Number(frame.turn) || 0;
     var changed = {};
     var self = this;
@@ -508,9 +624,32 @@
       fragment.appendChild(self.buildMessage(m, index === self.messages.length - 1));
     });
     list.replaceChildren(fragment);
+    this.renderOlder();
     if (!this.messages.length) {
       list.appendChild(el("li", "msg-empty", t(this.root, "empty", "The story has not begun. Say something.")));
     }
+  };
+
+  // The top of the list: a button for the page before (scrolling up presses it too).
+  PlayClient.prototype.renderOlder = function () {
+    var list = this.dom.list;
+    if (!list) return;
+    var marker = list.querySelector(".msgs-older");
+    if (!this.hasMore) {
+      if (marker) marker.remove();
+      return;
+    }
+    if (!marker) {
+      marker = el("li", "msgs-older");
+      list.insertBefore(marker, list.firstChild);
+    }
+    var label = this.loadingOlder ? t(this.root, "loadingOlder", "Loading earlier messages…")
+      : t(this.root, "older", "Show earlier messages");
+    var b = el("button", "small secondary", label);
+    b.type = "button";
+    b.dataset.action = "older";
+    b.disabled = this.loadingOlder;
+    marker.replaceChildren(b);
   };
 
   PlayClient.prototype.renderMessage = function (id) {
@@ -575,6 +714,11 @@
       bubble.appendChild(el("p", "msg-error", m.error || t(root, "failed", "The narrator failed.")));
     }
     if (m.stopped && !streaming) bubble.appendChild(el("p", "msg-note", t(root, "stopped", "(stopped)")));
+    if (m.truncated && !streaming) {
+      var note = el("p", "msg-note", t(root, "truncated", "This message is long: only its beginning is shown.") + " ");
+      note.appendChild(button(t(root, "showAll", "Show all of it"), "show-all", { className: "linklike" }));
+      bubble.appendChild(note);
+    }
     li.appendChild(bubble);
     if (!streaming) li.appendChild(this.buildTools(m, isLast));
     return li;
@@ -615,7 +759,7 @@
     if (m.role === "user" && isLast && !busy) {
       tools.appendChild(button(t(root, "regenerate", "Regenerate"), "regenerate", { icon: "regenerate" }));
     }
-    tools.appendChild(button(t(root, "edit", "Edit"), "edit", { icon: "edit", disabled: busy }));
+    tools.appendChild(button(t(root, "edit", "Edit"), "edit", { icon: "edit", disabled: busy || !!m.truncated }));
     tools.appendChild(button(t(root, "delete", "Delete"), "delete", { icon: "delete", disabled: busy }));
     if (!isLast) {
       tools.appendChild(button(t(root, "revert", "Rewind to here"), "revert", { icon: "revert", disabled: busy }));
@@ -627,6 +771,10 @@
   PlayClient.prototype.onToolClick = function (event) {
     var target = event.target.closest("button[data-action]");
     if (!target || !this.dom.list.contains(target)) return;
+    if (target.dataset.action === "older") {
+      this.requestOlder();
+      return;
+    }
     var li = target.closest("[data-message-id]");
     var id = li ? Number(li.dataset.messageId) : null;
     var message = id ? this.find(id) : null;
@@ -654,6 +802,7 @@
         }
         break;
       case "branch": this.sendFrame({ type: "branch", message_id: id }); break;
+      case "show-all": this.fetchWhole(id); break;
       default: break;
     }
   };
@@ -676,7 +825,9 @@
     var row = el("div", "msg-edit-actions");
     row.appendChild(save);
     row.appendChild(cancel);
+    var note = el("p", "msg-edit-note", t(root, "editNote", "Editing changes only the words shown; the story's state stays as it is."));
     form.appendChild(area);
+    form.appendChild(note);
     form.appendChild(row);
     bubble.replaceChildren(form);
     area.focus();
@@ -1021,7 +1172,10 @@
   PlayClient.prototype.bind = function () {
     var self = this;
     var dom = this.dom;
-    if (dom.list) this.on(dom.list, "click", function (e) { self.onToolClick(e); });
+    if (dom.list) {
+      this.on(dom.list, "click", function (e) { self.onToolClick(e); });
+      this.on(dom.list, "scroll", function () { self.maybeLoadOlder(); }, { passive: true });
+    }
     if (dom.composer) {
       this.on(dom.composer, "submit", function (e) {
         e.preventDefault();

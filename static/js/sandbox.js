@@ -15,6 +15,17 @@
   var host = window.parent; // kept here; the creator's code gets no reference to it
   var h = React.createElement;
 
+  // WebRTC is the one way out that no CSP directive closes in Chromium: a STUN or TURN server is
+  // any host and port, and a TURN username is the page's to choose (issue 9, §3). The seed gives
+  // a world's UI no network, so the constructors go now, before any of the world's code runs
+  // (this file loads first). There is no other realm to fetch them back from: a frame nested
+  // in the sandbox gets an opaque origin of its own, workers are refused by the CSP.
+  Object.getOwnPropertyNames(window).forEach(function (name) {
+    if (!/^(webkit)?RTC/.test(name)) return;
+    try { delete window[name]; } catch (e) { /* not configurable here */ }
+    if (window[name]) Object.defineProperty(window, name, { value: undefined });
+  });
+
   // --- the store: the snapshot the host sends -------------------------------------------------
 
   var state = {

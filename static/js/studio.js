@@ -8,6 +8,12 @@
     if (select && select.form) select.form.requestSubmit();
   });
 
+  // A form marked [data-confirm] asks first (the CSP allows no inline onsubmit handler).
+  document.addEventListener("submit", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-confirm]");
+    if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();
+  });
+
   // Drag and drop reordering. A list marked [data-sortable] lives inside a form whose hx-trigger
   // is "reorder"; each <li> carries a hidden input name="order". Moving the <li> moves its input,
   // so the form posts the new order as is. The up/down buttons are the keyboard fallback.

@@ -17,6 +17,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from pydantic.alias_generators import to_camel
 
+from engine.jsonguard import MAX_JSON_DEPTH, nesting_depth
+
 _SPLIT = re.compile(r"[,\n]")
 _PATH_HEAD = re.compile(r"[.\[]")
 
@@ -44,6 +46,15 @@ class ListField(forms.CharField):
         return value
 
 
+NESTED_TOO_DEEP = _("Nested deeper than %(limit)s levels.")
+
+
+def check_nesting(text: str) -> None:
+    """Refuse JSON text json.loads would recurse into too deeply (docs/LIMITS.md)."""
+    if nesting_depth(text) > MAX_JSON_DEPTH:
+        raise ValidationError(NESTED_TOO_DEEP, code="json", params={"limit": MAX_JSON_DEPTH})
+
+
 class _RawJSON(str):
     """What the creator typed, kept verbatim when the form is shown again."""
 
@@ -64,6 +75,7 @@ class JSONTextField(forms.CharField):
             return value
         if not value.strip():
             return json.loads(json.dumps(self.empty))
+        check_nesting(value)
         try:
             return json.loads(value)
         except json.JSONDecodeError as exc:

@@ -14,7 +14,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from engine.jsonguard import MAX_JSON_DEPTH, nesting_depth
 from studio.forms.base import (
+    NESTED_TOO_DEEP,
     EngineForm,
     JSONTextField,
     choices,
@@ -87,6 +89,8 @@ def parse_default(kind: str, text: str) -> Any:
         if text.lower() not in ("true", "false"):
             raise ValueError(_("Enter true or false."))
         return text.lower() == "true"
+    if nesting_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(NESTED_TOO_DEEP % {"limit": MAX_JSON_DEPTH})
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from engine.session import Message, Persona
-from studio.forms.base import JSONTextField, mono
+from studio.forms.base import JSONTextField, check_nesting, mono
 
 _PREFIX = re.compile(r"^\s*(user|assistant|system)\s*:\s?(.*)$", re.IGNORECASE)
 SAMPLE_CHAT = "user: Hello there.\nassistant: Welcome, traveller."
@@ -39,6 +39,7 @@ def parse_sample_chat(text: str) -> list[Message]:
 
 
 def _chat_from_json(text: str) -> list[Message]:
+    check_nesting(text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -53,6 +53,12 @@ def preview_panel(
     return {"world": world, "preview_form": form, "preview": preview}
 
 
+@register.inclusion_tag("studio/partials/lint_panel.html")
+def lint_panel(world: World) -> dict[str, Any]:
+    """The linter's panel, empty: it loads its findings by htmx (``studio:lint``)."""
+    return {"world": world, "lint": None}
+
+
 @register.filter
 def tag_class(color: str) -> str:
     """A CSS class for a Tailwind colour class of ``customTagColors`` (``bg-red-500`` → red)."""

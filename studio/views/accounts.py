@@ -51,7 +51,10 @@ def token_create(request: AuthedRequest) -> HttpResponse:
     form = TokenForm(request.POST)
     if not form.is_valid():
         return account_page(request, form)
-    _token, secret = create_token(request.user, form.cleaned_data["name"])
+    data = form.cleaned_data
+    _token, secret = create_token(
+        request.user, data["name"], scope=data["scope"], days=data["days"]
+    )
     # The secret exists only in this response; a redirect would lose it, so render in place.
     return account_page(request, secret=secret)
 

@@ -113,7 +113,14 @@ def item_edit(request: AuthedRequest, world_id: int, pk: int, kind: Kind) -> Htt
 @require_POST
 def item_delete(request: AuthedRequest, world_id: int, pk: int, kind: Kind) -> HttpResponse:
     world = get_world_for_user(request.user, world_id, write=True)
-    delete_item(_get_row(kind, world, pk))
+    row = _get_row(kind, world, pk)
+    try:
+        delete_item(row)
+    except WorldValidationError as exc:  # a variable that conditions still name
+        form = kind.make_form(world, row=row)
+        response = workspace(request, world, kind, form, row, error="; ".join(exc.errors))
+        response.status_code = 409 if not request.htmx else 200
+        return response
     if not request.htmx:
         messages.success(request, _("Deleted."))
         return redirect(kind.names["list"], world.pk)

@@ -7,6 +7,7 @@ refuse the ORM calls the live server and the fixtures make; we allow them for th
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,44 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 DESKTOP = {"width": 1440, "height": 1000}
 PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def wait_for_function_without_eval() -> Iterator[None]:
+    """Make ``page.wait_for_function`` work under the site's CSP, which allows no eval.
+
+    Playwright polls the predicate with ``eval`` from a timer inside the page, which the CSP
+    (config/security.py: no 'unsafe-eval') refuses. This polls ``page.evaluate`` instead: each
+    call runs through the DevTools protocol, which the CSP does not govern. Same arguments; it
+    returns the truthy value rather than a handle.
+    """
+    try:
+        from playwright.sync_api import Page
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    except ImportError:
+        yield
+        return
+
+    def poll(
+        page: Any,
+        expression: str,
+        *,
+        arg: Any = None,
+        timeout: float | None = None,
+        polling: Any = None,
+    ) -> Any:
+        deadline = time.monotonic() + (30_000 if timeout is None else timeout) / 1000
+        interval = polling if isinstance(polling, int | float) else 50
+        while not (value := page.evaluate(expression, arg)):
+            if time.monotonic() > deadline:
+                raise PlaywrightTimeout(f"wait_for_function: still falsy: {expression}")
+            page.wait_for_timeout(interval)
+        return value
+
+    original = Page.wait_for_function
+    Page.wait_for_function = poll  # type: ignore[method-assign,assignment]
+    yield
+    Page.wait_for_function = original  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="module")

@@ -135,6 +135,14 @@ def open_page(browser: Any, server: dict[str, Any], path: str, viewport: dict[st
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(  # the page CSP (config/security.py): Chromium logs each violation as an error
+        "console",
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and "Content Security Policy" in msg.text
+            else None
+        ),
+    )
     page.on("dialog", lambda dialog: dialog.accept())
     page.errors = errors
     page.goto(server["base"] + path)

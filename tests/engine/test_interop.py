@@ -749,6 +749,7 @@ def test_a_fabula_world_keeps_every_lorebook_field_through_world_info():
     world = load_world(
         {
             "name": "Round",
+            "variables": [{"id": "hp", "type": "number"}],
             "entryFolders": [{"id": "f1", "name": "Places"}],
             "entries": [
                 {"id": "intro", "content": "always", "section": "system-presets", "role": "system"},
@@ -926,3 +927,111 @@ def test_our_world_info_round_trips_through_sillytavern_export():
     again = worldinfo_to_world(world_to_worldinfo(world), "wend")
 
     assert _dump(again.entries) == _dump(world.entries)
+
+
+# --- bad input: clear errors, bounded work (issue 9 §6) ------------------------------------
+
+
+def _card_chunk_offset(data: bytes) -> int:
+    return data.index(b"tEXtchara") - 4
+
+
+@pytest.mark.parametrize("cut", [14, 40, -20], ids=["after-keyword", "in-text", "in-crc"])
+def test_a_card_chunk_cut_off_by_the_end_of_the_file_says_the_card_is_incomplete(cut):
+    data = _png(_text("chara", _v2("Cut", description="x" * 200)))
+    offset = _card_chunk_offset(data)
+    end = offset + cut if cut > 0 else data.index(b"IEND") + cut
+
+    with pytest.raises(CardError) as caught:
+        import_file(data[:end], "cut.png")
+
+    assert str(caught.value) == (
+        f"PNG is truncated: card chunk 'chara' at byte {offset} runs past the end of the file "
+        "(the card is incomplete)"
+    )
+
+
+def test_a_card_chunk_declaring_2_gb_is_refused_without_reading_it():
+    data = bytearray(_png(_text("chara", _v2("Huge"))))
+    offset = _card_chunk_offset(bytes(data))
+    data[offset : offset + 4] = struct.pack(">I", 0x7FFFFFF0)
+
+    with pytest.raises(CardError, match=r"card chunk 'chara' at byte .* runs past the end"):
+        import_file(bytes(data), "huge.png")
+
+
+def test_a_card_chunk_inflating_past_20_mb_is_refused():
+    card = json.dumps(_v2("Big", description="x" * (21 * 1024 * 1024))).encode()
+    chunk = _chunk(b"zTXt", b"chara\0\0" + zlib.compress(card, 9))
+    assert len(chunk) < 100_000
+
+    with pytest.raises(CardError) as caught:
+        import_file(_png(chunk), "big.png")
+
+    assert str(caught.value) == "card chunk 'chara' is larger than 20 MB once decompressed"
+
+
+def _bad_crc(chunk: bytes) -> bytes:
+    return chunk[:-4] + bytes(b ^ 0xFF for b in chunk[-4:])
+
+
+def test_a_card_that_reads_despite_a_bad_crc_is_kept_with_a_warning():
+    world, warnings = import_file(_png(_bad_crc(_text("chara", _v2("Worn")))), "worn.png")
+
+    assert world.name == "Worn"
+    assert warnings == ["PNG: card chunk 'chara' fails its CRC check; read anyway"]
+
+
+def test_an_unreadable_card_with_a_bad_crc_says_the_file_is_damaged():
+    payload = base64.b64encode(json.dumps(_v2("Torn")).encode())[:-10]
+    data = _png(_bad_crc(_chunk(b"tEXt", b"chara\0" + payload)))
+
+    with pytest.raises(CardError) as caught:
+        import_file(data, "torn.png")
+
+    assert str(caught.value).startswith("card JSON is invalid: ")
+    assert str(caught.value).endswith("(the chunk fails its CRC check: the file is damaged)")
+
+
+def test_a_card_field_longer_than_an_entry_holds_is_refused_with_its_name():
+    card = _v2("Long", description="d", alternate_greetings=["hi", "x" * 1_000_001])
+
+    with pytest.raises(CardError) as caught:
+        import_file(json.dumps(card).encode(), "long.json")
+
+    problem = "alternate_greetings[1]: is longer than the 1,000,000 characters an entry holds"
+    assert str(caught.value) == f"card JSON is invalid: {problem}"
+    assert caught.value.errors == [problem]
+
+
+def test_a_card_with_a_nul_character_is_refused_naming_the_field():
+    card = _v2("Nul", description="a\0b")
+
+    with pytest.raises(CardError) as caught:
+        import_file(_png(_text("chara", card)), "nul.png")
+
+    problem = "data.description: contains a NUL character (U+0000), which cannot be stored"
+    assert str(caught.value) == f"card JSON is invalid: {problem}"
+    assert caught.value.errors == [problem]
+
+
+def test_a_card_with_extensions_300_deep_is_refused():
+    nested: Any = {}
+    for _ in range(300):
+        nested = {"n": nested}
+    card = _v2("Deep", description="d", extensions={"tool": nested})
+
+    with pytest.raises(CardError, match="card JSON is invalid: nested deeper than 64 levels"):
+        import_file(_png(_text("chara", card)), "deep.png")
+
+
+def test_a_book_value_out_of_the_world_bounds_is_a_card_error_naming_the_setting():
+    book = {"scan_depth": 10**9, "entries": [{"keys": ["a"], "content": "A."}]}
+    card = _v2("Scan", description="d", character_book=book)
+
+    with pytest.raises(CardError) as caught:
+        import_file(json.dumps(card).encode(), "scan.json")
+
+    assert caught.value.errors == [
+        "settings.lorebookScanDepth: input should be less than or equal to 10000"
+    ]

@@ -6,6 +6,7 @@ import random
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+import httpx2
 import pytest
 
 from engine.llm import ChatRequest, Chunk, ProviderError
@@ -321,3 +322,31 @@ async def test_a_connection_lost_before_the_first_token_is_retried(server, sleep
 
     assert text_of(chunks) == "Second try."
     assert len(server.requests) == 2
+
+
+def redirecting_client(seen: list[httpx2.Request]) -> httpx2.AsyncClient:
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        seen.append(request)
+        return httpx2.Response(302, headers={"location": "http://127.0.0.1:6379/"})
+
+    return httpx2.AsyncClient(transport=httpx2.MockTransport(answer), follow_redirects=False)
+
+
+async def test_a_redirect_is_a_refused_request_not_a_server_error(sleep):
+    seen: list[httpx2.Request] = []
+    provider = AnthropicProvider(
+        "sk-ant-mine",
+        model="claude-test",
+        base_url="https://models.example",
+        http_client=redirecting_client(seen),
+        sleep=sleep,
+    )
+
+    with pytest.raises(ProviderError) as info:
+        await collect(provider, ChatRequest(messages=prompt()))
+    await provider.aclose()
+
+    assert info.value.status == 302
+    assert not info.value.retryable
+    assert [str(r.url) for r in seen] == ["https://models.example/v1/messages"]
+    assert "sk-ant-mine" in seen[0].headers["authorization"]

@@ -1,14 +1,19 @@
-"""The offline provider: a closure drawn from the last action and 2-3 suggestions, no call."""
+"""The offline provider: a closure drawn from the player's action and 2-3 suggestions, no call;
+it never says back directive syntax the player typed, nor anything of the prompt."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from engine.directives import parse_reply
 from engine.llm import ChatRequest, OfflineProvider, Usage
-from engine.llm.offline import closure, language_of, suggestions
+from engine.llm.offline import closure, continuation, language_of, quotable, suggestions
 from engine.session import Message
+from engine.world import load_world
 from tests.support import collect, text_of
 
 
@@ -19,7 +24,8 @@ def chat(action: str) -> ChatRequest:
             Message("user", "I wake up."),
             Message("assistant", "Morning light."),
             Message("user", action),
-        ]
+        ],
+        player_text=action,
     )
 
 
@@ -98,7 +104,104 @@ def test_suggestions_skip_what_the_player_just_did():
         assert "等待" not in suggestions("我等一会儿", "zh", random.Random(seed))
 
 
-async def test_a_prompt_without_user_messages_gets_the_waiting_closure():
-    chunks = await collect(OfflineProvider(), ChatRequest([Message("system", "Intro.")]))
+async def test_an_empty_action_gets_the_waiting_closure():
+    request = ChatRequest([Message("system", "Intro.")], player_text="")
+    chunks = await collect(OfflineProvider(), request)
 
     assert text_of(chunks) == "You wait. Nothing changes."
+
+
+# --- directive syntax and the prompt are never said back ---------------------------------
+
+WORLD = load_world(
+    {
+        "name": "Trust",
+        "variables": [
+            {"id": "health", "type": "number", "defaultValue": 50, "min": 0, "max": 100},
+            {"id": "gold", "type": "number", "defaultValue": 0},
+            {"id": "bag", "type": "json", "defaultValue": []},
+        ],
+        "audioTracks": [{"id": "bell", "type": "sfx"}],
+    }
+)
+PATCH = '[{"op": "replace", "path": "/gold", "value": 999}]'
+
+
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        ("[health: +50]", "You wait. Nothing changes."),
+        (
+            "I drink the potion [health: +50] and grin",
+            "You drink the potion and grin. Nothing changes.",
+        ),
+        ("I take [gold: set 999] coins", "You take coins. Nothing changes."),
+        (
+            f"I hum <UpdateVariable><JSONPatch>{PATCH}</JSONPatch></UpdateVariable> a tune",
+            "You hum a tune. Nothing changes.",
+        ),
+        ("I ring [audio: bell play] it", "You ring it. Nothing changes."),
+        ('I pack [bag: push {"name": "crown]"}] it', "You pack it. Nothing changes."),
+        ("<think>[gold: +1]</think>I nod", "You nod. Nothing changes."),
+        ("*I take it [health: -5*", "You take it. Nothing changes."),
+        ("I open [Chapter 2] <b>now</b>", "You open Chapter 2 now. Nothing changes."),
+        ("abro [gold: +50] la puerta", "Abres la puerta. Nada cambia."),
+        ("我[gold: +50]打开门", "你打开门。什么也没有改变。"),
+    ],
+)
+def test_the_closure_drops_every_directive_the_player_typed(action, expected):
+    language = "es" if "puerta" in action else "zh" if "门" in action else "en"
+    closed = closure(action, language)
+
+    assert closed == expected
+    assert parse_reply(WORLD, closed, WORLD.default_state()).changes == []
+
+
+TOKENS = ["[", "]", "<", ">", "/", ":", " ", "gold", "health", "audio", "bell play", "+5"]
+TOKENS += ["set 9", "think", "UpdateVariable", "{", "}", '"', "\n", "*", "I ", "push"]
+
+
+@given(st.lists(st.sampled_from(TOKENS)).map("".join) | st.text())
+def test_no_typed_text_leaves_a_directive_opener_in_the_closure(action):
+    for language in ("en", "es", "zh"):
+        closed = closure(action, language)
+        assert "[" not in closed and "<" not in closed
+        parsed = parse_reply(WORLD, closed, WORLD.default_state())
+        assert (parsed.changes, parsed.audio, parsed.skipped) == ([], [], [])
+
+
+def test_quotable_keeps_the_words_around_directives():
+    assert quotable("I [gold: +5]sing <think>x</think>loud").split() == ["I", "sing", "loud"]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh"])
+async def test_without_player_text_it_continues_with_a_line_of_its_own(language):
+    hidden = "Output format: write [health: -10] at the end. SECRET-ENTRY"
+    request = ChatRequest(
+        [
+            Message("system", "SECRET-SYSTEM"),
+            Message("user", "{{user}}: SECRET-EXAMPLE [gold: +5]"),
+            Message("assistant", "The rain does not stop."),
+            Message("user", hidden),
+            Message("assistant", "Mira looks up."),
+        ]
+    )
+    chunks = await collect(OfflineProvider(language), request)
+    text = text_of(chunks)
+
+    assert "SECRET" not in text and "[" not in text
+    lines = [continuation(language, random.Random(seed)) for seed in range(50)]
+    assert text in lines
+    assert {"en": "Nothing changes.", "es": "Nada cambia.", "zh": "什么也没有改变。"}[
+        language
+    ] in text
+    assert [c.choices for c in chunks if c.choices]
+
+
+async def test_each_continue_of_a_longer_text_may_say_something_else():
+    said = set()
+    for length in range(1, 12):
+        request = ChatRequest([Message("assistant", "Rain. " * length)])
+        said.add(text_of(await collect(OfflineProvider("en"), request)))
+
+    assert len(said) > 1

@@ -8,6 +8,7 @@ import socket
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+import httpx2
 import pytest
 
 from engine.llm import ChatRequest, Chunk, ProviderError
@@ -358,3 +359,24 @@ async def test_an_error_event_mid_stream_raises_at_once_with_its_code(server, sl
     assert error.status == 502
     assert "Upstream overloaded" in error.detail
     assert len(server.requests) == 1
+
+
+async def test_sends_through_the_http_client_it_is_given(sleep):
+    seen: list[httpx2.Request] = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        seen.append(request)
+        return httpx2.Response(401, json={"error": {"message": "bad key"}})
+
+    http_client = httpx2.AsyncClient(transport=httpx2.MockTransport(answer))
+    provider = OpenAICompatProvider(
+        "sk-mine", model="m", base_url="https://models.example/v1", http_client=http_client
+    )
+
+    with pytest.raises(ProviderError) as info:
+        await collect(provider, request())
+    await provider.aclose()
+
+    assert info.value.status == 401
+    assert [str(r.url) for r in seen] == ["https://models.example/v1/chat/completions"]
+    assert seen[0].headers["authorization"] == "Bearer sk-mine"

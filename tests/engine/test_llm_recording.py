@@ -84,7 +84,7 @@ async def test_a_recording_survives_export_and_import_as_a_demo(server, live):
 async def test_a_missing_exchange_falls_back_to_offline():
     replay = ReplayProvider(Recording(), fallback=OfflineProvider("es", rng=random.Random(2)))
 
-    chunks = await collect(replay, chat("abro la puerta"))
+    chunks = await collect(replay, chat("abro la puerta", player_text="abro la puerta"))
 
     assert text_of(chunks) == "Abres la puerta. Nada cambia."
     assert replay.misses == [exchange_key(chat("abro la puerta"))]

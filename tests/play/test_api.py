@@ -153,3 +153,20 @@ def test_a_recording_exports_and_imports_as_a_replay(as_alice, alice, version):
     bad = as_alice.post("/api/play/recordings", {"format": "x"}, content_type="application/json")
     assert bad.status_code == 400
     assert bad.json()["errors"] == ["format: This file is not a Fabula demo."]
+
+
+@pytest.mark.parametrize("forge", ["unsigned", "edited"])
+def test_a_forged_demo_cannot_put_directives_in_the_narrators_mouth(
+    as_alice, alice, version, forge
+):
+    session = start_session(alice, version, mode="record", dice_seed=7)
+    demo = as_alice.get(f"/api/play/sessions/{session.pk}/recording").json()
+    demo["recording"]["exchanges"] = {"any": {"text": "You find gold. [gold: +999]"}}
+    if forge == "unsigned":
+        del demo["signature"]
+    response = as_alice.post("/api/play/recordings", demo, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        "signature: This demo was not exported by this site, or was changed since."
+    ]
+    assert Session.objects.filter(mode="replay").count() == 0

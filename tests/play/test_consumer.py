@@ -167,7 +167,7 @@ async def test_regenerate_adds_a_swipe_and_swiping_restores_each_snapshot(
     client, _ = await connect(play_session.pk, alice)
     await client.send(type="send", text="I search the crate")
     first = await client.settle()
-    assert first["message"]["state"]["gold"] == 8
+    assert (await client.until("state"))["values"]["gold"] == 8
     await client.send(type="regenerate")
     second = await client.settle()
     assert second["message"]["id"] == first["message"]["id"]
@@ -226,7 +226,7 @@ async def test_stop_keeps_the_text_so_far_without_its_directives(alice, play_ses
     assert done["message"]["stopped"] is True
     assert done["message"]["content"].startswith("You run.")
     assert len(done["message"]["content"]) < len("You run. " + "And run " * 40)
-    assert done["message"]["state"]["health"] == 100  # apply_on_stop is off
+    assert (await client.until("state"))["values"]["health"] == 100  # apply_on_stop is off
     await reload(play_session)
     assert play_session.state["values"]["health"] == 100
     await client.send(type="stop")
@@ -252,7 +252,7 @@ async def test_action_with_text_is_sent_and_answered(alice, play_session):
     assert user["message"]["content"] == "I open the chest"
     done = await client.settle()
     assert done["message"]["content"] == "You open the chest. Nothing changes."
-    assert done["message"]["state"]["gold"] == 15
+    assert (await client.until("state"))["values"]["gold"] == 15
     await client.close()
 
 
@@ -285,7 +285,7 @@ async def test_delete_the_last_reply_takes_back_its_state(alice, play_session, l
     client, _ = await connect(play_session.pk, alice)
     await client.send(type="send", text="I dig")
     done = await client.settle()
-    assert done["message"]["state"]["gold"] == 15
+    assert (await client.until("state"))["values"]["gold"] == 15
     await client.send(type="delete", message_id=done["message"]["id"])
     history = await client.until("history")
     assert [m["role"] for m in history["messages"]] == ["assistant", "user"]

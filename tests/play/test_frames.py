@@ -25,6 +25,7 @@ VALID = {
     "switch_greeting": {"index": 1},
     "action": {"action_id": "open-chest", "text": "I open it"},
     "sync": {"last_message_id": 4},
+    "history": {"before": 4, "limit": 20},
 }
 
 
@@ -74,3 +75,43 @@ def test_it_refuses_oversized_frames():
 def test_server_frames_encode_compactly_and_keep_unicode():
     text = frames.encode(frames.delta(7, "¡Ñandú! 你好", 3))
     assert text == ('{"type":"delta","message_id":7,"text":"¡Ñandú! 你好","seq":3,"first_seq":3}')
+
+
+# --- bad input (issue 9 §6): every refusal is a FrameError naming the field ------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "message"),
+    [
+        (
+            '{"type": "send", "text": "a\\u0000b"}',
+            "text",
+            "contains a NUL character (U+0000), which cannot be stored",
+        ),
+        (
+            '{"type": "checkpoint_save", "name": "\\u0000"}',
+            "name",
+            "contains a NUL character (U+0000), which cannot be stored",
+        ),
+        ('{"type": "stop", "x": ' + "[" * 60_000, "$", "is nested deeper than 64 levels"),
+        (b'{"type": "send", "text": "\xff"}', "$", "is not valid UTF-8 (byte 0xff at position 26)"),
+        ('{"type": "delete", "message_id": NaN}', "message_id", "must be a finite number"),
+        ('{"type": "delete", "message_id": 1e400}', "message_id", "must be a finite number"),
+        (
+            '{"type": "delete", "message_id": 100000000000000000000000000000}',
+            "message_id",
+            "input should be less than or equal to 9223372036854775807",
+        ),
+        (
+            '{"type": "switch_greeting", "index": 100000000000000000000}',
+            "index",
+            "input should be less than or equal to 10000",
+        ),
+    ],
+    ids=["nul", "nul-name", "deep", "utf8", "nan", "inf", "huge-id", "huge-index"],
+)
+def test_it_names_the_field_of_hostile_input(raw, field, message):
+    with pytest.raises(FrameError) as caught:
+        decode_frame(raw)
+
+    assert (caught.value.field, caught.value.message) == (field, message)

@@ -124,7 +124,7 @@ async def test_no_frame_carries_directives_or_thinking(alice, version, server):
     client, _ = await connect(session.pk, alice)
     await client.send(type="send", text="I open the chest")
     done = await client.settle()
-    await client.until("state")
+    state = await client.until("state")
     await client.send(type="sync")
     await client.until("history")
     wire = json.dumps(client.frames)
@@ -133,7 +133,7 @@ async def test_no_frame_carries_directives_or_thinking(alice, version, server):
     assert done["message"]["content"] == (
         "You lift the lid. The coins glitter. Something shifts beneath them."
     )
-    assert done["message"]["state"] == {"health": 90, "gold": 30}
+    assert state["values"] == {"health": 90, "gold": 30}
     reply = await last_reply(session)
     assert "[gold: +25]" in reply.raw  # kept on the server for debugging only
     await client.close()
@@ -211,7 +211,8 @@ async def test_offline_mode_never_calls_the_model(alice, version, live_openai):
 # --- the user's own provider and the quota ---------------------------------------------------
 
 
-async def test_a_users_own_key_is_encrypted_and_used(alice, version, live_openai):
+async def test_a_users_own_key_is_encrypted_and_used(alice, version, live_openai, settings):
+    settings.FABULA_ALLOW_PRIVATE_MODEL_HOSTS = True  # the loopback model server
     await sync_to_async(save_provider_setting)(
         alice,
         provider="openai",

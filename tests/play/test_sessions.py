@@ -10,7 +10,7 @@ import pytest
 from engine.llm.base import Usage
 from engine.session import SessionState
 from engine.turn import TurnResult
-from play import messages, replies, sessions
+from play import history, messages, replies, sessions
 from play.errors import PlayError, SessionForbidden, SessionNotFound
 from play.models import Message, Persona, Session
 from play.personas import create_persona
@@ -245,7 +245,7 @@ def test_history_frame_is_built_in_a_fixed_number_of_queries(
         add_turn(play_session, f"Say {i}", f"Reply {i}.", i)
     session = Session.objects.select_related("world_version").get(pk=play_session.pk)
     with django_assert_num_queries(3):
-        frame = sessions.history_frame(session, None)
+        frame = history.history_frame(session, None)
     assert len(frame["messages"]) == 11
     assert "raw" not in frame["messages"][1]
     assert SessionState.model_validate(session.state).values["gold"] == 4

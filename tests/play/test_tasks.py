@@ -51,3 +51,38 @@ def test_compacting_a_range_twice_changes_nothing(play_session, settings):
     assert first["folded"] > 0
     assert again == {"session": str(play_session.pk), "folded": 0}
     assert Message.objects.filter(compacted=True).count() == first["folded"]
+
+
+def test_a_compaction_does_not_hold_the_session_while_it_summarises(
+    play_session, settings, monkeypatch
+):
+    """A player's send is never "busy" because a summary is being written."""
+    from play import tasks
+    from play.locks import lock_backend
+
+    settings.FABULA_COMPACTION_TOKENS = 40
+    play_turns(play_session, 6)
+    held: list[bool] = []
+
+    async def summarise(session, previous, messages):
+        held.append(await lock_backend().is_held(str(session.pk)))
+        return "The story so far."
+
+    monkeypatch.setattr(tasks, "_summarise", summarise)
+    upto = compaction_due(str(play_session.pk))
+    assert compact_story.delay(str(play_session.pk), upto).get()["folded"] > 0
+    assert held == [False]
+    play_session.refresh_from_db()
+    assert play_session.state["compaction_summary"] == "The story so far."
+
+
+def test_a_summary_is_not_written_while_a_turn_claims_the_session(play_session, settings):
+    from play.tasks import _save
+
+    settings.FABULA_COMPACTION_TOKENS = 40
+    play_turns(play_session, 6)
+    upto = compaction_due(str(play_session.pk))
+    prepare_turn(str(play_session.pk), Player(play_session.owner_id), "message", "Go on")
+    assert _save(str(play_session.pk), upto, "", "A summary.") is None
+    play_session.refresh_from_db()
+    assert play_session.state.get("compaction_summary", "") == ""

@@ -350,3 +350,11 @@ def test_purge_command_deletes_stale_guest_previews(version: Any) -> None:
     call_command("purge_guest_sessions", stdout=out)
     assert out.getvalue() == "Deleted 1 guest session(s).\n"
     assert not Session.objects.exists()
+
+
+def test_the_play_client_can_say_the_socket_closed_because_you_signed_out(
+    client: Client, alice: Any, play_session: Session
+) -> None:
+    client.force_login(alice)
+    config = config_of(client.get(reverse("play:session", args=[play_session.pk])))
+    assert config["strings"]["signedOut"] == "You signed out. Log in again to keep playing."

@@ -26,7 +26,10 @@ def test_form_shows_the_site_default(client: Client, alice: Any, settings: Any) 
     assert "No key saved." in html
 
 
-def test_saving_stores_the_key_encrypted_and_shows_only_a_hint(client: Client, alice: Any) -> None:
+def test_saving_stores_the_key_encrypted_and_shows_only_a_hint(
+    client: Client, alice: Any, settings: Any
+) -> None:
+    settings.FABULA_ALLOW_PRIVATE_MODEL_HOSTS = True  # a local Ollama, as the operator allowed
     client.force_login(alice)
     response = client.post(
         reverse("play:provider"),

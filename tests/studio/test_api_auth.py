@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from studio.models import ApiToken, World
 from studio.tokens import create_token, revoke_token
@@ -127,3 +130,102 @@ def test_openapi_schema_and_docs_are_served(client, db):
         "BrowserSessionAuth": {"type": "apiKey", "in": "cookie", "name": "sessionid"},
     }
     assert client.get("/api/docs").status_code == 200
+
+
+# --- token scope, expiry, minting ------------------------------------------------------------
+
+
+def read_token(user) -> str:
+    return create_token(user, "reader", scope="read")[1]
+
+
+def test_a_read_token_reads(client, alice, world):
+    assert client.get("/api/worlds", **bearer(read_token(alice))).json()[0]["id"] == world.pk
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("post", "/api/worlds"),
+        ("put", "/api/worlds/{pk}/content"),
+        ("patch", "/api/worlds/{pk}"),
+        ("delete", "/api/worlds/{pk}"),
+    ],
+)
+def test_a_read_token_cannot_write_and_the_403_names_the_scope(client, alice, world, method, path):
+    token = read_token(alice)
+    call = getattr(client, method)
+    response = call(
+        path.format(pk=world.pk), {"name": "Hijacked"}, "application/json", **bearer(token)
+    )
+    assert response.status_code == 403
+    assert response.json() == {
+        "detail": (
+            f"this token's scope is 'read': it may only read (GET); "
+            f"{method.upper()} needs a token with the 'write' scope"
+        ),
+        "errors": [],
+    }
+    world.refresh_from_db()
+    assert world.name == "The Salt Road"
+    assert World.objects.count() == 1
+
+
+def test_a_token_cannot_mint_tokens(client, alice):
+    writer = make_token(alice)
+    response = client.post(
+        "/api/tokens", {"name": "successor", "scope": "write"}, "application/json", **bearer(writer)
+    )
+    assert response.status_code == 403
+    assert response.json() == {
+        "detail": "API tokens cannot create tokens; sign in and use the account page.",
+        "errors": [],
+    }
+    assert ApiToken.objects.count() == 1
+
+
+def test_an_expired_token_gets_401(client, alice):
+    token, raw = create_token(alice, "old", scope="write", days=1)
+    ApiToken.objects.filter(pk=token.pk).update(expires=timezone.now() - timedelta(minutes=1))
+    assert client.get("/api/worlds", **bearer(raw)).status_code == 401
+
+
+def test_a_new_api_token_takes_a_scope_and_an_expiry(client, alice):
+    client.force_login(alice)
+    before = timezone.now()
+    body = client.post(
+        "/api/tokens", {"name": "ci", "scope": "write", "expires_in_days": 7}, "application/json"
+    ).json()
+    assert body["scope"] == "write"
+    expires = datetime.fromisoformat(body["expires"])
+    assert before + timedelta(days=7) <= expires <= timezone.now() + timedelta(days=7)
+    assert client.get("/api/tokens").json()[0]["scope"] == "write"
+
+
+def test_a_new_api_token_is_read_only_for_30_days_unless_asked(client, alice):
+    client.force_login(alice)
+    body = client.post("/api/tokens", {"name": "ci"}, "application/json").json()
+    assert body["scope"] == "read"
+    token = ApiToken.objects.get()
+    assert token.expires - token.created == pytest.approx(
+        timedelta(days=30), abs=timedelta(seconds=5)
+    )
+    client.logout()
+    refused = client.post("/api/worlds", {"name": "x"}, "application/json", **bearer(body["token"]))
+    assert refused.status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("payload", "error"),
+    [
+        ({"scope": "admin"}, "scope: input should be 'read' or 'write'"),
+        ({"expires_in_days": 0}, "expires_in_days: input should be greater than or equal to 1"),
+        ({"expires_in_days": 366}, "expires_in_days: input should be less than or equal to 365"),
+    ],
+)
+def test_a_new_api_token_refuses_a_bad_scope_or_lifetime(client, alice, payload, error):
+    client.force_login(alice)
+    response = client.post("/api/tokens", {"name": "ci", **payload}, "application/json")
+    assert response.status_code == 422
+    assert response.json()["errors"] == [error]
+    assert not ApiToken.objects.exists()

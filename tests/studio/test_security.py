@@ -64,7 +64,7 @@ ITEM_MODELS: tuple[type[WorldItem] | type[RootComponentFile], ...] = (
 ID_KWARGS = {"world_id", "pk", "version_id", "token_id"}
 # Every id a URL may take. A new one must be added here, and to the scenarios when it names
 # something of the studio; play's sessions and personas are checked in tests/play.
-KNOWN_KWARGS = ID_KWARGS | {"key", "session_id", "persona_id"}
+KNOWN_KWARGS = ID_KWARGS | {"key", "session_id", "persona_id", "message_id"}
 _PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
 
 # (route, method) a stranger may use on someone else's *published* world. Everything else that
@@ -662,10 +662,10 @@ def test_an_import_over_the_limit_creates_nothing(client, alice, small_imports):
     assert "The file is larger than 20 MB." in form.content.decode()
     upload.seek(0)
     multipart = client.post("/api/worlds/import", {"file": upload})
-    assert multipart.status_code == 422
+    assert multipart.status_code == 413
     assert multipart.json()["errors"] == ["file: is larger than the 1 MB limit"]
     raw = client.post("/api/worlds/import", body, "application/json")
-    assert raw.status_code == 422
+    assert raw.status_code == 413
     assert raw.json()["errors"] == ["$: is larger than the 1 MB limit"]
     assert World.objects.count() == 0
 
@@ -674,9 +674,9 @@ def test_an_import_over_20_mb_is_refused_through_the_api(client, alice):
     client.force_login(alice)
     body = json.dumps(world_data(id="", pad="y" * (20 * 1024 * 1024))).encode()
     response = client.post("/api/worlds/import", body, "application/json")
-    assert response.status_code == 422
+    assert response.status_code == 413
     assert response.json() == {
-        "detail": "invalid world",
+        "detail": "request body too large",
         "errors": ["$: is larger than the 20 MB limit"],
     }
     assert World.objects.count() == 0
@@ -828,6 +828,7 @@ def test_production_settings_secure_the_cookies(monkeypatch):
 
     import config.settings as module
 
+    monkeypatch.delenv("SECURE_COOKIES", raising=False)  # tests/settings.py turns it off
     monkeypatch.setenv("DEBUG", "false")
     monkeypatch.setenv("SECURE_HSTS_SECONDS", "31536000")
     monkeypatch.setenv("SECURE_PROXY_SSL_HEADER", "true")

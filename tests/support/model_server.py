@@ -27,7 +27,7 @@ import itertools
 import json
 import math
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,6 +149,8 @@ class ModelServer:
         self.host = host
         self.port = port  # 0: any free port, known once started
         self._script: collections.deque[Reply | Fault] = collections.deque()
+        # Answers chosen by the request itself (e.g. summaries apart from turns); None: the script.
+        self.route: Callable[[ReceivedRequest], Reply | Fault | None] | None = None
         self._requests: list[ReceivedRequest] = []
         self._lock = threading.Lock()
         self._seen_prefixes: set[str] = set()
@@ -302,7 +304,8 @@ class ModelServer:
         protocol = "openai" if request.path.endswith("/chat/completions") else "anthropic"
         with self._lock:
             self._requests.append(request)
-            item = self._script.popleft() if self._script else self.default
+            routed = self.route(request) if self.route is not None else None
+            item = routed or (self._script.popleft() if self._script else self.default)
         body = request.body if isinstance(request.body, dict) else {}
         if isinstance(item, Fault) and item.kind.isdigit():
             await self._send_error(writer, protocol, int(item.kind), item.retry_after)

@@ -1,0 +1,99 @@
+"""Game-master engine moves at scale (issue "Game master I": targets < 5 ms per engine move and
+a scene context under 2,000 tokens at 50 locations × 200 NPCs × 1,000 events).
+
+Run: ``.venv/bin/python bench/gm.py``. Prints the median and p95 latency of engine moves played
+through ``engine.gm.play.play_gm_action`` (state copy, scene context and move included) and the
+size of the context in estimated tokens. No model is called.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.gm.perception import perceive, scene_context
+from engine.gm.play import ensure_gm_state, play_gm_action
+from engine.gm.state import log_event
+from engine.session import SessionState
+from engine.tokens import estimate_tokens
+from engine.world import WorldDefinition, load_world
+
+LOCATIONS, NPCS, EVENTS, MOVES = 50, 200, 1000, 200
+TARGET_MS, TARGET_TOKENS = 5.0, 2000
+
+
+def big_world() -> WorldDefinition:
+    locations: list[dict[str, Any]] = []
+    for n in range(LOCATIONS):
+        exits = [{"direction": "east", "to": f"place-{(n + 1) % LOCATIONS}"}]
+        exits.append({"direction": "west", "to": f"place-{(n - 1) % LOCATIONS}"})
+        locations.append(
+            {
+                "id": f"place-{n}",
+                "name": f"Place {n}",
+                "description": "A square with a fountain, stalls and a crooked tower. " * 2,
+                "ambient": ["Pigeons and gossip."],
+                "exits": exits,
+                "points": [{"id": f"p{k}", "name": f"fountain {k}"} for k in range(3)],
+            }
+        )
+    npcs = [
+        {
+            "id": f"npc-{n}",
+            "name": f"Person {n}",
+            "trade": "baker",
+            "publicDescription": "Flour on the sleeves, a quick smile.",
+            "description": "Chatty and curious.",
+            "secret": {"text": f"SECRET {n}", "tellsTo": "an ally"},
+            "disclosures": {"stranger": "Bread is dear this year.", "friend": "The mayor cheats."},
+            "location": f"place-{n % LOCATIONS}",
+        }
+        for n in range(NPCS)
+    ]
+    items = [
+        {"id": f"item-{n}", "name": f"thing {n}", "at": {"location": f"place-{n % LOCATIONS}"}}
+        for n in range(NPCS)
+    ]
+    characters = [{"id": "hero", "name": "Hero", "location": "place-0"}]
+    gm = {"locations": locations, "npcs": npcs, "items": items, "characters": characters}
+    return load_world({"name": "Bench", "language": "en", "gameMaster": gm})
+
+
+async def moves(world: WorldDefinition, state: SessionState) -> list[float]:
+    timings = []
+    for n in range(MOVES):
+        action = "go east" if n % 2 == 0 else "go west"
+        started = time.perf_counter()
+        result = await play_gm_action(world, state, "hero", action)
+        timings.append((time.perf_counter() - started) * 1000)
+        assert result.kind == "engine" and result.model_calls == 0
+        state = result.state
+    return timings
+
+
+def main() -> int:
+    world = big_world()
+    state = SessionState.initial(world)
+    gm_state = ensure_gm_state(world, state, seed=1)
+    for n in range(EVENTS):
+        log_event(gm_state, "talk", "hero", "place-0", f"Event {n} happens.", seen_by=["hero"])
+    assert world.game_master is not None
+    context = scene_context(perceive(world.game_master, gm_state, "hero"))
+    timings = asyncio.run(moves(world, state))
+    median = statistics.median(timings)
+    p95 = sorted(timings)[int(len(timings) * 0.95)]
+    tokens = estimate_tokens(context)
+    print(f"world: {LOCATIONS} locations, {NPCS} NPCs, {EVENTS} events")
+    print(f"engine move: median {median:.2f} ms, p95 {p95:.2f} ms (target < {TARGET_MS} ms)")
+    print(f"scene context: {tokens} tokens (target < {TARGET_TOKENS})")
+    return 0 if median < TARGET_MS and tokens < TARGET_TOKENS else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""A ``engine.turn.Turn`` in a game-master world (architecture "Game master": ``engine/turn.py``
+only dispatches; plain worlds keep their path).
+
+``Turn.events()`` hands these actions to ``engine.gm.play.play_gm_action``: a ``message`` (its
+text), a ``regenerate`` (the history's last player message), and an ``action`` whose
+``action_id`` is ``roll`` or ``click:location:<id>`` / ``click:point:<id>``, or that carries
+text. ``start``, ``continue`` and other actions keep the plain pipeline. The turn yields the
+narration as one ``Delta``, the suggestions as a ``ChoicesEvent``, then ``Done`` with a
+``TurnResult`` whose ``gm`` holds the full ``GMActionResult`` (kind, rolls, pending check,
+events, context) for the play layer's frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from engine.gm.play import GMAction, GMActionResult, GMError, play_gm_action
+from engine.llm.base import ProviderError
+from engine.turn import ChoicesEvent, Delta, Done, Turn, TurnEvent, TurnFailed, TurnResult
+
+ROLL = "roll"
+CLICK = "click:"
+
+
+def gm_action_of(turn: Turn) -> GMAction | None:
+    """The game-master action a turn stands for, or None to keep the plain pipeline."""
+    action = turn.action
+    if action.kind == "message":
+        return action.text
+    if action.kind == "regenerate":
+        return next((m.content for m in reversed(turn.history) if m.role == "user"), None)
+    if action.kind != "action":
+        return None
+    if action.action_id == ROLL:
+        return {"roll": True}
+    if action.action_id and action.action_id.startswith(CLICK):
+        kind, _, ident = action.action_id.removeprefix(CLICK).partition(":")
+        if kind in ("location", "point") and ident:
+            return {"click": {kind: ident}}
+    return action.text if action.text.strip() else None
+
+
+async def gm_events(turn: Turn, action: GMAction) -> AsyncIterator[TurnEvent]:
+    """Play ``action`` for the turn's character; TurnFailed when it cannot be played."""
+    played = await _play(turn, action)
+    state = played.state
+    state.turn += 1
+    state.started = True
+    result = TurnResult(
+        text=played.narration,
+        raw=played.narration,
+        state=state,
+        choices=list(played.suggestions),
+        usage=played.usage,
+        gm=played,
+    )
+    if played.narration:
+        yield Delta(played.narration)
+    if played.suggestions:
+        yield ChoicesEvent(list(played.suggestions))
+    turn.result = result
+    yield Done(result)
+
+
+async def _play(turn: Turn, action: GMAction) -> GMActionResult:
+    world, gm = turn.world, turn.world.game_master
+    assert gm is not None
+    if turn.character_id is None and not gm.characters:
+        raise TurnFailed("This world has no player character to play.")
+    try:
+        return await play_gm_action(
+            world,
+            turn.input_state,
+            turn.character_id or gm.characters[0].id,
+            action,
+            provider=turn.provider,
+            clock=turn.clock,
+            rng_seed=turn.seed if turn.seed is not None else turn.rng.getrandbits(31),
+            language=world.language,
+        )
+    except ProviderError as exc:
+        raise TurnFailed(
+            exc.message, retryable=exc.retryable, status=exc.status, detail=exc.detail
+        ) from exc
+    except GMError as exc:
+        raise TurnFailed(str(exc)) from exc

@@ -1,0 +1,138 @@
+"""``python -m engine gm``: play a game-master script offline (issue "Game master I" §6; keep the
+contract exactly).
+
+``python -m engine gm --world W.json --script S.json [--seed N] [--character ID]`` prints one
+JSON object per line, one per action::
+
+    {"input", "kind": "engine"|"master"|"ask"|"refused", "model_calls", "location",
+     "events": [...], "rolls": [{"die", "modifier", "total", "dc", "outcome", "hidden"}],
+     "changes": {...}, "narration", "suggestions": [...], "context": "..."}
+
+S.json is ``{"character": ID, "actions": ["go north", {"roll": true}, {"click": {...}}, ...]}``;
+``--character`` overrides the script's, and without either the world's first character plays.
+This is the creator's view: hidden rolls are listed, with ``"hidden": true``. Without ``--seed``
+the dice are seeded at random. Every problem exits 1 naming it on stderr: a missing file,
+invalid JSON, an invalid world (with field paths), a world without ``gameMaster``, an unknown
+character, a bad script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.gm.play import GMAction, GMError, play_gm_action
+from engine.llm.offline import OfflineProvider
+from engine.session import SessionState
+from engine.world import WorldDefinition, WorldValidationError, load_world
+
+SUMMARY = "play a game-master script offline, one JSON line per action"
+ACTION_SHAPE = 'a string, {"roll": true} or {"click": {"location"|"point": ID}}'
+
+
+class ScriptError(Exception):
+    """A problem to report on stderr before exiting with status 1."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The gm command's options (``--world`` is added by ``engine.cli``)."""
+    parser.add_argument("--script", required=True, metavar="S.json", help="{character, actions}")
+    parser.add_argument("--seed", type=int, default=None, help="dice seed, for a replay")
+    parser.add_argument("--character", default=None, metavar="ID", help="who plays")
+
+
+def cmd_gm(args: argparse.Namespace) -> int:
+    """Run the gm command; 0 when every action was played, 1 naming the problem otherwise."""
+    try:
+        world = _world(args.world)
+        character, actions = _script(args.script)
+        character = args.character or character
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        asyncio.run(_play(world, character, actions, seed))
+    except ScriptError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
+    return 0
+
+
+def _read(path: str) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ScriptError(f"{path}: cannot read file: {reason}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise ScriptError(f"{path}: invalid JSON: {exc.msg} at {where}") from None
+
+
+def _world(path: str) -> WorldDefinition:
+    data = _read(path)
+    try:
+        world = load_world(data if isinstance(data, dict) else json.dumps(data))
+    except WorldValidationError as exc:
+        lines = "\n".join(f"  {error}" for error in exc.errors)
+        raise ScriptError(f"{path}: invalid world ({len(exc.errors)} errors):\n{lines}") from None
+    if world.game_master is None:
+        raise ScriptError(f"{path}: the world has no gameMaster block")
+    if not world.game_master.characters:
+        raise ScriptError(f"{path}: gameMaster.characters is empty: nobody can play")
+    return world
+
+
+def _script(path: str) -> tuple[str | None, list[GMAction]]:
+    data = _read(path)
+    if not isinstance(data, dict) or not isinstance(data.get("actions"), list):
+        raise ScriptError(f'{path}: a script is {{"character": ID, "actions": [...]}}')
+    character = data.get("character")
+    if character is not None and not isinstance(character, str):
+        raise ScriptError(f"{path}: character must be a string (a character id)")
+    actions: list[GMAction] = []
+    for index, action in enumerate(data["actions"]):
+        if not _valid_action(action):
+            raise ScriptError(f"{path}: actions[{index}] must be {ACTION_SHAPE}")
+        actions.append(action)
+    return character, actions
+
+
+def _valid_action(action: Any) -> bool:
+    if isinstance(action, str):
+        return bool(action.strip())
+    if not isinstance(action, Mapping):
+        return False
+    if action.get("roll") is True:
+        return True
+    click = action.get("click")
+    return isinstance(click, Mapping) and any(
+        isinstance(click.get(k), str) for k in ("location", "point")
+    )
+
+
+async def _play(
+    world: WorldDefinition, character: str | None, actions: list[GMAction], seed: int
+) -> None:
+    assert world.game_master is not None
+    who = character or world.game_master.characters[0].id
+    if who not in world.game_master.characters_by_id:
+        known = ", ".join(world.game_master.characters_by_id)
+        raise ScriptError(f"unknown character '{who}' (the world has: {known})")
+    state = SessionState.initial(world)
+    provider = OfflineProvider(world.language or "en")
+    for action in actions:
+        try:
+            result = await play_gm_action(
+                world, state, who, action, provider=provider, rng_seed=seed
+            )
+        except GMError as exc:
+            raise ScriptError(str(exc)) from None
+        state = result.state
+        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+        sys.stdout.flush()

@@ -1,0 +1,47 @@
+"""Hooks fired by engine moves (seed 001 "dispara ganchos y memorias"; decisions 7 and 10).
+
+A hook's trigger is entering a place or a time of day (from a day on); its effect is an event
+logged where it fires, which everyone there perceives and the narration of the move carries.
+A ``once`` hook fires a single time per session.
+"""
+
+from __future__ import annotations
+
+from engine.gm.scene import Scene
+from engine.gm.state import GMEvent, log_event, time_index
+from engine.gm.world import TIMES_OF_DAY, GameClock, Hook
+
+
+def fire_hooks(scene: Scene, trigger: str) -> list[GMEvent]:
+    """Fire the hooks of kind ``trigger`` ("enter" or "time") due now; return their events."""
+    state, fired = scene.state, []
+    for hook in scene.gm.hooks:
+        if hook.trigger.type != trigger or (hook.once and hook.id in state.fired_hooks):
+            continue
+        if not _due(scene, hook):
+            continue
+        where = hook.trigger.location or scene.location.id
+        event = log_event(
+            state,
+            "hook",
+            hook.id,
+            where,
+            hook.text,
+            seen_by=scene.witnesses(where),
+            data={"hook": hook.id},
+            at=scene.at,
+        )
+        state.fired_hooks.append(hook.id)
+        fired.append(event)
+    return fired
+
+
+def _due(scene: Scene, hook: Hook) -> bool:
+    trigger = hook.trigger
+    if trigger.type == "enter":
+        return trigger.location == scene.me.location
+    if trigger.location is not None and trigger.location != scene.me.location:
+        return False
+    day = trigger.day or 1
+    time = trigger.time_of_day or TIMES_OF_DAY[0]
+    return time_index(scene.state.clock) >= time_index(GameClock(day=day, time_of_day=time))

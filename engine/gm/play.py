@@ -1,0 +1,336 @@
+"""One player action in a game-master world (seed 001 "Una llamada por acción", "Intención antes
+de efecto y el dado"; GAME_MASTER.md decisions 1, 3, 10, 16).
+
+``play_gm_action`` is the dispatcher: an engine move is resolved and narrated by template (0
+model calls, kind ``engine``; impossible or ambiguous: ``refused``; no target: ``ask``); a risky
+act ends with a pending check (kind ``master``, the narration asks for the roll) or, for a
+search, a hidden roll at once; ``{"roll": true}`` rolls the pending check, shows the breakdown
+and the consequence; anything else goes to the narrator provider with the scene context as its
+system context (the tool-calling master replaces it in "Game master II"). The input state is
+never mutated: the result carries a new one.
+
+``model_calls`` counts provider requests: 1 for an action handed to the narrator (the offline
+provider included, at zero cost), 1 for a roll's consequence with a live provider; offline, the
+consequence is the engine's templated closure and costs no call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from engine.gm.dice import Roll
+from engine.gm.moves import classify, click_move, languages_from, resolve
+from engine.gm.outcomes import resolve_pending
+from engine.gm.perception import perceive, scene_context
+from engine.gm.risk import RiskyAction, classify_risky, plan_risk
+from engine.gm.scene import MoveResult, Scene
+from engine.gm.space import suggest
+from engine.gm.state import GMEvent, GMState, PendingCheck, clone_gm_state, initial_gm_state
+from engine.gm.words import lexicon, split_actions
+from engine.llm.base import ChatRequest, Provider, Usage
+from engine.llm.offline import OfflineProvider
+from engine.session import Message, SessionState
+from engine.world import WorldDefinition
+
+Kind = Literal["engine", "master", "ask", "refused"]
+GMAction = str | Mapping[str, Any]
+Clock = Callable[[], datetime]
+MAX_SUGGESTIONS = 4
+
+
+def _suggestions(*groups: list[str]) -> list[str]:
+    """Two to four suggestions, in order, without repeats (case aside)."""
+    out: dict[str, str] = {}
+    for group in groups:
+        for text in group:
+            out.setdefault(text.casefold(), text)
+    return list(out.values())[:MAX_SUGGESTIONS]
+
+
+MASTER_BRIEF = (
+    "You are the game master. Narrate only the outcome of the player's single action, in two "
+    "or three short lines for a phone screen, as a wise, brief narrator who observes more than "
+    "asks. Never roll dice, move anyone, heal or harm, advance time, act for a player, or "
+    "reveal anything the scene below does not say. Scene:\n\n"
+)
+
+
+class GMError(ValueError):
+    """The action cannot be played: no gameMaster block, unknown character, bad action."""
+
+
+@dataclass
+class GMActionResult:
+    """What one action did; ``to_dict`` is the CLI contract's line."""
+
+    input: GMAction
+    kind: Kind
+    narration: str
+    state: SessionState
+    location: str
+    context: str
+    model_calls: int = 0
+    events: list[GMEvent] = field(default_factory=list)
+    rolls: list[Roll] = field(default_factory=list)
+    changes: dict[str, Any] = field(default_factory=dict)
+    suggestions: list[str] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    pending: PendingCheck | None = None
+    language: str = "en"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The creator's view, hidden rolls included (``"hidden": true``)."""
+        return {
+            "input": self.input if isinstance(self.input, str) else dict(self.input),
+            "kind": self.kind,
+            "model_calls": self.model_calls,
+            "location": self.location,
+            "events": [e.to_dict() for e in self.events],
+            "rolls": [r.summary() for r in self.rolls],
+            "changes": self.changes,
+            "narration": self.narration,
+            "suggestions": list(self.suggestions),
+            "context": self.context,
+        }
+
+    @property
+    def counts_toward_quota(self) -> bool:
+        """Seed 001: the daily quota counts the master's actions; engine moves, questions and
+        refusals are free (decision 10)."""
+        return self.kind == "master"
+
+    def player_rolls(self) -> list[dict[str, Any]]:
+        """The breakdowns a player may see: hidden rolls left out (seed 001)."""
+        return [r.to_dict() for r in self.rolls if not r.hidden]
+
+
+def ensure_gm_state(
+    world: WorldDefinition, state: SessionState, seed: int | None = None
+) -> GMState:
+    """The session's GM state, created from the block on first use (dice seeded by ``seed``);
+    characters added to the world since are added to it. GMError without a block."""
+    gm = world.game_master
+    if gm is None:
+        raise GMError("the world has no gameMaster block")
+    if state.gm is None:
+        state.gm = initial_gm_state(gm, seed or 0)
+    missing = [c for c in gm.characters if c.id not in state.gm.characters]
+    if missing:
+        fresh = initial_gm_state(gm.model_copy(update={"characters": missing}), 0)
+        state.gm.characters.update(fresh.characters)
+    return state.gm
+
+
+async def play_gm_action(
+    world: WorldDefinition,
+    state: SessionState,
+    character_id: str,
+    action: GMAction,
+    *,
+    provider: Provider | None = None,
+    clock: Clock | None = None,
+    rng_seed: int | None = None,
+    language: str | None = None,
+) -> GMActionResult:
+    """Play one action (text, ``{"roll": true}`` or ``{"click": {"location"|"point": id}}``)
+    for ``character_id``. GMError for a world without a block, an unknown character or an
+    action of another shape; a provider's ProviderError passes through (nothing applied)."""
+    new = _clone(state)
+    gm_state = ensure_gm_state(world, new, rng_seed)
+    if character_id not in gm_state.characters:
+        known = ", ".join(gm_state.characters) or "none"
+        raise GMError(f"unknown character '{character_id}' (the world has: {known})")
+    run = _Run(world, new, character_id, action, provider, clock, language)
+    result = await run.play()
+    result.location = gm_state.characters[character_id].location
+    return result
+
+
+def _clone(state: SessionState) -> SessionState:
+    """``state.clone()``, with the GM state's event log shared rather than deep-copied."""
+    shell = state.model_copy()
+    shell.gm = None
+    new = shell.model_copy(deep=True)
+    new.gm = clone_gm_state(state.gm) if state.gm is not None else None
+    return new
+
+
+class _Run:
+    def __init__(
+        self,
+        world: WorldDefinition,
+        state: SessionState,
+        character_id: str,
+        action: GMAction,
+        provider: Provider | None,
+        clock: Clock | None,
+        language: str | None,
+    ) -> None:
+        assert world.game_master is not None and state.gm is not None
+        self.world, self.state, self.character_id, self.action = world, state, character_id, action
+        self.gm, self.gm_state = world.game_master, state.gm
+        self.provider = provider
+        self.language = lexicon(language or world.language or "en").language
+        self.at = clock().isoformat() if clock else None
+        view = perceive(self.gm, self.gm_state, character_id, values=state.values)
+        self.context = scene_context(view)
+
+    def scene(self, language: str) -> Scene:
+        world_lex = lexicon(self.world.language or "en")
+        lex = lexicon(language)
+        return Scene(self.gm, self.gm_state, self.character_id, lex, world_lex, self.at)
+
+    def result(self, kind: Kind, narration: str, language: str, **more: Any) -> GMActionResult:
+        return GMActionResult(
+            input=self.action,
+            kind=kind,
+            narration=narration,
+            state=self.state,
+            location="",
+            context=self.context,
+            language=language,
+            **more,
+        )
+
+    async def play(self) -> GMActionResult:
+        action = self.action
+        if isinstance(action, str):
+            return await self.text(action)
+        if isinstance(action, Mapping) and action.get("roll") is True:
+            return await self.roll()
+        if isinstance(action, Mapping) and isinstance(action.get("click"), Mapping):
+            move = click_move(action["click"], self.language)
+            if move is not None:
+                return self.engine_move(resolve(move, self.scene(move.language)), move.language)
+        if isinstance(action, Mapping) and isinstance(action.get("text"), str):
+            return await self.text(action["text"])
+        raise GMError(
+            'an action is a string, {"roll": true} or {"click": {"location"|"point": id}}'
+        )
+
+    def engine_move(
+        self, moved: MoveResult, language: str, rest: list[str] | None = None
+    ) -> GMActionResult:
+        narration, suggestions = moved.narration, list(moved.suggestions)
+        if rest:
+            narration += "\n" + lexicon(language).t("one_at_a_time")
+            suggestions = _suggestions(rest, suggestions)
+        if moved.kind == "engine":
+            self.clear_pending(moved.changes)
+        return self.result(
+            moved.kind,
+            narration,
+            language,
+            events=moved.events,
+            changes=moved.changes,
+            suggestions=_suggestions(suggestions),
+        )
+
+    def clear_pending(self, changes: dict[str, Any]) -> None:
+        """A new action drops a check still waiting for its roll: the player chose otherwise."""
+        if self.gm_state.pending.pop(self.character_id, None) is not None:
+            changes["pending"] = None
+
+    async def text(self, text: str) -> GMActionResult:
+        parts = [text]
+        for code in languages_from(self.language):
+            parts = split_actions(lexicon(code), text)
+            if len(parts) > 1:
+                break
+        first, rest = parts[0], parts[1:]
+        move = classify(first, self.language)
+        if move is not None:
+            return self.engine_move(resolve(move, self.scene(move.language)), move.language, rest)
+        risky = classify_risky(first, languages_from(self.language))
+        if risky is not None:
+            return await self.risky(risky, rest)
+        return await self.master(first, rest)
+
+    async def risky(self, risky: RiskyAction, rest: list[str]) -> GMActionResult:
+        scene = self.scene(risky.language)
+        plan = plan_risk(risky, scene)
+        if plan.kind in ("ask", "refused"):
+            return self.result(plan.kind, plan.narration, risky.language)
+        assert plan.pending is not None
+        changes: dict[str, Any] = {}
+        self.clear_pending(changes)
+        event = scene.log("action", "ev_action", text=risky.text)
+        if plan.kind == "hidden":
+            return await self.resolve_roll(scene, plan.pending, [event], changes)
+        self.gm_state.pending[self.character_id] = plan.pending
+        changes["pending"] = plan.pending.model_dump(mode="json", exclude_none=True)
+        suggestions = _suggestions(plan.suggestions, rest)
+        return self.result(
+            "master",
+            plan.narration,
+            risky.language,
+            events=[event],
+            changes=changes,
+            suggestions=suggestions,
+            pending=plan.pending,
+        )
+
+    async def roll(self) -> GMActionResult:
+        pending = self.gm_state.pending.pop(self.character_id, None)
+        if pending is None:
+            narration = lexicon(self.language).t("nothing_to_roll")
+            return self.result("refused", narration, self.language)
+        scene = self.scene(pending.language)
+        return await self.resolve_roll(scene, pending, [], {"pending": None})
+
+    async def resolve_roll(
+        self, scene: Scene, pending: PendingCheck, events: list[GMEvent], changes: dict[str, Any]
+    ) -> GMActionResult:
+        outcome = resolve_pending(scene, pending)
+        narration = "\n".join(outcome.lines)
+        calls, usage = 0, Usage()
+        if self.provider is not None and self.provider.name != "offline":
+            told = f"{pending.text}\n(The server rolled: {narration})"
+            extra, _, usage = await self.ask_narrator(told, pending.text, scene)
+            narration, calls = f"{narration}\n{extra}".strip(), 1
+        return self.result(
+            "master",
+            narration,
+            pending.language,
+            model_calls=calls,
+            events=[*events, *outcome.events],
+            rolls=outcome.rolls,
+            changes={**changes, **outcome.changes},
+            suggestions=suggest(scene),
+            usage=usage,
+        )
+
+    async def master(self, text: str, rest: list[str]) -> GMActionResult:
+        scene = self.scene(self.language)
+        changes: dict[str, Any] = {}
+        self.clear_pending(changes)
+        event = scene.log("action", "ev_action", text=text)
+        narration, choices, usage = await self.ask_narrator(text, text, scene)
+        return self.result(
+            "master",
+            narration,
+            self.language,
+            model_calls=1,
+            events=[event],
+            changes=changes,
+            suggestions=_suggestions(rest, choices),
+            usage=usage,
+        )
+
+    async def ask_narrator(
+        self, prompt: str, player_text: str, scene: Scene
+    ) -> tuple[str, list[str], Usage]:
+        """One request to the narrator, the scene context as its system message."""
+        provider = self.provider or OfflineProvider(scene.lex.language)
+        messages = [Message("system", MASTER_BRIEF + self.context), Message("user", prompt)]
+        request = ChatRequest(messages=messages, player_text=player_text)
+        text, usage = "", Usage()
+        choices: list[str] = []
+        async for chunk in provider.stream(request):
+            text += chunk.text
+            choices = list(chunk.choices) if chunk.choices else choices
+            usage = chunk.usage or usage
+        return text.strip(), choices, usage

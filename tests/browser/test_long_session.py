@@ -1,0 +1,155 @@
+"""A long session in real Chromium: it opens on the newest page and loads older ones on scroll.
+
+The server is daphne (``runserver``) in a subprocess on a free loopback port, with its own SQLite
+file seeded by tests/browser/seed_long.py: 600 messages, each with a 5 KB state snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, shot
+
+ROOT = Path(__file__).resolve().parents[2]
+COUNT = 600
+PAGE = 50
+
+pytestmark = [pytest.mark.timeout(240)]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited:\n{log.read_text()[-3000:]}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not start:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """Migrate and seed a SQLite file database, then serve it with daphne on a free port."""
+    tmp = tmp_path_factory.mktemp("long-session")
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
+        "MEDIA_ROOT": str(tmp / "media"),
+        "REDIS_URL": "",
+        "DEBUG": "true",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "FABULA_PROVIDER": "offline",
+        "PYTHONPATH": str(ROOT),
+    }
+    python = sys.executable
+    subprocess.run(
+        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    seeded = subprocess.run(
+        [python, "tests/browser/seed_long.py", str(COUNT)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
+    port = free_port()
+    log = tmp / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, proc, log)
+        info["base"] = f"http://127.0.0.1:{port}"
+        yield info
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def client_js(expr: str) -> str:
+    """A JS expression evaluated with ``c``, the page's PlayClient."""
+    client = "document.querySelector('[data-play-root]').__fabulaPlay"
+    return f"(() => {{ const c = {client}; return {expr}; }})()"
+
+
+def open_session(browser: Any, server: dict[str, Any]) -> Any:
+    # Playwright evaluates string predicates with eval, which the page's CSP refuses.
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    page.goto(f"{server['base']}/play/{server['session']}/")
+    page.wait_for_selector(".conn[data-state=online]", timeout=15000)
+    return page
+
+
+def held(page: Any) -> int:
+    return int(page.evaluate(client_js("c.messages.length")))
+
+
+def scroll_to_top(page: Any) -> None:
+    page.eval_on_selector("[data-messages]", "list => { list.scrollTop = 0; }")
+
+
+def test_a_long_session_opens_on_its_newest_page_and_loads_older_ones_on_scroll_up(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    page = open_session(browser, server)
+    assert held(page) == PAGE
+    assert page.locator(".msg").count() == PAGE
+    assert page.text_content(".msg:last-child .msg-body").startswith(f"Message {COUNT - 1}:")
+    assert page.is_visible("[data-action=older]")
+    scroll_to_top(page)
+    page.wait_for_function(client_js(f"c.messages.length === {2 * PAGE}"))
+    page.wait_for_function(client_js("!c.loadingOlder"))
+    top = page.eval_on_selector("[data-messages]", "list => list.scrollTop")
+    assert top > 0  # the reader stays on the message they were reading
+    assert page.locator(".msg").first.text_content().count(f"Message {COUNT - 2 * PAGE}:") == 1
+    shot(page, "long-session-older-page")
+    while page.evaluate(client_js("c.hasMore")):
+        before = held(page)
+        scroll_to_top(page)
+        page.wait_for_function(client_js(f"c.messages.length > {before} && !c.loadingOlder"))
+    assert held(page) == COUNT
+    assert not page.is_visible("[data-action=older]")
+    assert page.text_content(".msg .msg-body") == "Dawn over the salt."
+    assert page.errors == []
+
+
+def test_a_long_session_plays_a_turn(browser: Any, server: dict[str, Any]) -> None:
+    page = open_session(browser, server)
+    page.fill("[data-input]", "I read the journal")
+    page.click("[data-send]")
+    page.wait_for_function(client_js(f"c.messages.length === {PAGE + 2} && c.streamingId === null"))
+    assert page.locator(".msg--user .msg-body").last.text_content() == "I read the journal"
+    assert page.evaluate(client_js("c.values.journal.startsWith('JOURNAL-MARK')"))
+    assert page.errors == []

@@ -1,0 +1,200 @@
+"""``python -m engine gm``: the CLI contract, over the demo world."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.cli import main
+from tests.engine.gm.test_perception import _demo_secrets
+from tests.engine.gm.worlds import DEMO_PATH, ROOT, demo_world, tiny_gm
+
+KEYS = {
+    "input",
+    "kind",
+    "model_calls",
+    "location",
+    "events",
+    "rolls",
+    "changes",
+    "narration",
+    "suggestions",
+    "context",
+}
+ROLL_KEYS = {"die", "modifier", "total", "dc", "outcome", "hidden"}
+
+# (action, expected kind)
+SCRIPT: list[tuple[Any, str]] = [
+    ("look around", "engine"),
+    ("take the rope", "engine"),
+    ("take the moon", "refused"),
+    ("go north", "refused"),
+    ("take", "ask"),
+    ("search the room", "master"),
+    ("I hum an old song", "master"),
+    ("go south", "engine"),
+    ("leo los avisos", "engine"),
+    ({"click": {"point": "well"}}, "engine"),
+    ("climb the well", "master"),
+    ({"roll": True}, "master"),
+    ("去酒馆", "engine"),
+    ("wait until evening", "engine"),
+    ("attack", "ask"),
+    ("attack the stable hand", "master"),
+    ({"roll": True}, "master"),
+    ({"click": {"location": "square"}}, "engine"),
+    ("ir al este", "engine"),
+    ("go to the mill", "engine"),
+]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "gm", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+def write(tmp_path: Path, name: str, data: Any) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, Any]], str]:
+    tmp = tmp_path_factory.mktemp("gm")
+    script = write(tmp, "s.json", {"character": "ren", "actions": [a for a, _ in SCRIPT]})
+    done = run_cli("--world", str(DEMO_PATH), "--script", script, "--seed", "7")
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()], script
+
+
+def test_it_prints_one_json_line_per_action_with_the_contract_fields(played):
+    lines, _ = played
+    assert len(lines) == len(SCRIPT)
+    for line, (action, kind) in zip(lines, SCRIPT, strict=True):
+        assert set(line) == KEYS
+        assert (line["input"], line["kind"]) == (action, kind), line["narration"]
+        assert isinstance(line["narration"], str) and line["narration"]
+        assert isinstance(line["context"], str) and line["context"].startswith(
+            "Scene for Ren Ashby"
+        )
+        assert isinstance(line["suggestions"], list) and isinstance(line["changes"], dict)
+        assert all(set(roll) == ROLL_KEYS for roll in line["rolls"])
+
+
+def test_engine_moves_cost_no_model_call(played):
+    lines, _ = played
+    engine = [line for line in lines if line["kind"] in ("engine", "ask", "refused")]
+    assert engine and all(line["model_calls"] == 0 for line in engine)
+    assert [line["model_calls"] for line in lines if line["input"] == "I hum an old song"] == [1]
+
+
+def test_the_script_walks_the_village(played):
+    lines, _ = played
+    assert [line["location"] for line in lines][-4:] == [
+        "the-wayfarer",
+        "square",
+        "east-road",
+        "old-mill",
+    ]
+    assert lines[-1]["events"][-1]["text"] == (
+        "The mill's bell clangs once in the wind, though nobody pulls it."
+    )
+
+
+def test_rolls_carry_their_breakdown_and_hidden_ones_say_so(played):
+    lines, _ = played
+    search = lines[5]["rolls"][0]
+    assert search["hidden"] is True and search["die"] == "d20"
+    climb = lines[11]["rolls"][0]
+    assert climb["hidden"] is False and climb["dc"] == 15
+    assert climb["total"] == int(lines[11]["narration"].split("= ")[1].split(" ")[0])
+
+
+def test_no_secret_appears_in_any_context(played):
+    lines, _ = played
+    gm = demo_world().game_master
+    assert gm is not None
+    secrets = _demo_secrets(gm)
+    for line in lines:
+        assert [s for s in secrets if s in line["context"]] == [], line["input"]
+
+
+def test_the_same_seed_replays_the_same_lines(played):
+    lines, script = played
+    again = run_cli("--world", str(DEMO_PATH), "--script", script, "--seed", "7")
+    assert [json.loads(line) for line in again.stdout.splitlines()] == lines
+    other = run_cli("--world", str(DEMO_PATH), "--script", script, "--seed", "8")
+    rolls = [line["rolls"] for line in lines]
+    assert [json.loads(line)["rolls"] for line in other.stdout.splitlines()] != rolls
+
+
+# --- errors (in process: the same main() the subprocess runs) -------------------------------
+
+
+def gm_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    status = main(["gm", *args])
+    return status, capsys.readouterr().err
+
+
+def test_a_missing_world_file(capsys, tmp_path):
+    script = write(tmp_path, "s.json", {"actions": []})
+    status, err = gm_main(capsys, "--world", str(tmp_path / "nope.json"), "--script", script)
+    assert status == 1 and "nope.json: cannot read file: No such file or directory" in err
+
+
+def test_an_invalid_world_names_the_field(capsys, tmp_path):
+    gm = tiny_gm()
+    gm["locations"][0]["exits"][0]["to"] = "moon"
+    world = write(tmp_path, "w.json", {"name": "T", "gameMaster": gm})
+    script = write(tmp_path, "s.json", {"actions": []})
+    status, err = gm_main(capsys, "--world", world, "--script", script)
+    assert status == 1
+    assert "invalid world (1 errors)" in err
+    assert "gameMaster.locations[0].exits[0].to: unknown location 'moon'" in err
+
+
+def test_a_world_without_a_game_master(capsys, tmp_path):
+    world = write(tmp_path, "w.json", {"name": "Plain"})
+    script = write(tmp_path, "s.json", {"actions": ["look"]})
+    status, err = gm_main(capsys, "--world", world, "--script", script)
+    assert (status, err) == (1, f"error: {world}: the world has no gameMaster block\n")
+
+
+def test_an_unknown_character(capsys, tmp_path):
+    script = write(tmp_path, "s.json", {"character": "zed", "actions": ["look"]})
+    status, err = gm_main(capsys, "--world", str(DEMO_PATH), "--script", script)
+    assert (status, err) == (1, "error: unknown character 'zed' (the world has: ren, ada)\n")
+
+
+@pytest.mark.parametrize(
+    ("script", "problem"),
+    [
+        (["look"], 'a script is {"character": ID, "actions": [...]}'),
+        ({"character": 3, "actions": []}, "character must be a string"),
+        ({"actions": ["look", {"dance": 1}]}, 'actions[1] must be a string, {"roll": true}'),
+    ],
+)
+def test_a_bad_script(capsys, tmp_path, script, problem):
+    path = write(tmp_path, "s.json", script)
+    status, err = gm_main(capsys, "--world", str(DEMO_PATH), "--script", path)
+    assert status == 1 and problem in err
+
+
+def test_the_character_option_wins_over_the_script(capsys, tmp_path):
+    script = write(tmp_path, "s.json", {"character": "ren", "actions": ["look"]})
+    status = main(["gm", "--world", str(DEMO_PATH), "--script", script, "--character", "ada"])
+    out = capsys.readouterr().out
+    assert status == 0 and json.loads(out)["location"] == "square"
