@@ -23,6 +23,10 @@ _NOT_BRACKET = bytes(b for b in range(256) if b not in _STEP)
 _MAX_DIGITS = 100
 _TOO_DEEP = "too deep"
 NUL_MESSAGE = "contains a NUL character (U+0000), which cannot be stored"
+SURROGATE_MESSAGE = "contains a lone surrogate (U+D800-U+DFFF), which is not valid Unicode"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# A JSON escape of a surrogate: a valid pair decodes to one character, a lone half does not.
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class JsonInputError(ValueError):
@@ -84,7 +88,8 @@ def loads(raw: bytes | str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise JsonInputError("$", f"is nested deeper than {max_depth} levels") from None
     except ValueError as exc:
         raise JsonInputError("$", str(exc)) from None
-    if seen.found or "\\u0000" in text:
+    suspect = _ESCAPED_SURROGATE.search(text) or _SURROGATE.search(text)
+    if seen.found or "\\u0000" in text or suspect:
         check_value(value, max_depth=max_depth)  # finds the path of what is wrong
     return value
 
@@ -142,7 +147,9 @@ def _problem(
     """The reversed key path and message of the first bad node; recursion is bounded by room."""
     allow_nan, allow_nul = allowed
     if isinstance(node, str):
-        return ([], NUL_MESSAGE) if not allow_nul and "\0" in node else None
+        if not allow_nul and "\0" in node:
+            return [], NUL_MESSAGE
+        return ([], SURROGATE_MESSAGE) if _SURROGATE.search(node) else None
     if isinstance(node, float):
         return None if allow_nan or math.isfinite(node) else ([], "must be a finite number")
     if isinstance(node, dict):
@@ -156,6 +163,8 @@ def _problem(
     for key, child in items:
         if not allow_nul and isinstance(key, str) and "\0" in key:
             return [], f"has a key that {NUL_MESSAGE}"
+        if isinstance(key, str) and _SURROGATE.search(key):
+            return [], f"has a key that {SURROGATE_MESSAGE}"
         if isinstance(child, str | float | dict | list | tuple):
             found = _problem(child, room - 1, allowed)
             if found is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from engine.lint_refs import References
 from engine.lint_warnings import warning_findings
@@ -239,7 +239,3 @@ def _duplicates(key: str, ids: list[str]) -> list[tuple[str, str, str]]:
             out.append((f"{key}[{index}].id", "duplicate-id", message))
         seen.setdefault(value, index)
     return out
-
-
-def findings_as_json(findings: Iterable[Finding]) -> list[dict[str, Any]]:
-    return [f.to_dict() for f in findings]

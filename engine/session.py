@@ -20,18 +20,63 @@ Role = Literal["system", "user", "assistant"]
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool the model asked for (issue "Game master II"); ``error`` is set when the provider
+    could not read its arguments (not a JSON object), so the call is answered, never run."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    error: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "name": self.name, "arguments": self.arguments}
+        if self.error:
+            data["error"] = self.error
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ToolCall:
+        arguments = data.get("arguments")
+        return cls(
+            id=str(data.get("id", "")),
+            name=str(data.get("name", "")),
+            arguments=dict(arguments) if isinstance(arguments, dict) else {},
+            error=str(data.get("error") or ""),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
-    """One chat or prompt message."""
+    """One chat or prompt message. An assistant turn that asked for tools carries
+    ``tool_calls``; a tool's result is ``role="tool"`` with the ``tool_call_id`` it answers.
+    Both are left out of ``to_dict`` when unset, so plain messages keep their old form."""
 
     role: str
     content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
 
-    def to_dict(self) -> dict[str, str]:
-        return {"role": self.role, "content": self.content}
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            data["tool_calls"] = [call.to_dict() for call in self.tool_calls]
+        if self.tool_call_id is not None:
+            data["tool_call_id"] = self.tool_call_id
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Message:
-        return cls(role=str(data.get("role", "user")), content=str(data.get("content", "")))
+        calls = data.get("tool_calls")
+        call_id = data.get("tool_call_id")
+        return cls(
+            role=str(data.get("role", "user")),
+            content=str(data.get("content", "")),
+            tool_calls=tuple(ToolCall.from_dict(c) for c in calls if isinstance(c, dict))
+            if isinstance(calls, list)
+            else (),
+            tool_call_id=str(call_id) if call_id is not None else None,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -761,8 +761,13 @@ def _compat_warnings(world: WorldDefinition, data: dict[str, Any]) -> list[str]:
     return warnings
 
 
+# Fields the SillyTavern interop keeps on purpose (engine.interop): known, never "unknown".
+INTEROP_FIELDS = frozenset({"stCard", "stExtensions", "stField"})
+
+
 def _unknown_fields(model: BaseModel, path: str) -> list[str]:
-    found = [f"{path}.{k}" if path else k for k in (model.model_extra or {})]
+    extras = [k for k in (model.model_extra or {}) if k not in INTEROP_FIELDS]
+    found = [f"{path}.{k}" if path else k for k in extras]
     for name in type(model).model_fields:
         value = getattr(model, name)
         alias = type(model).model_fields[name].alias or name

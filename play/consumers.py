@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import replace
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from play import frames, framing, handlers
 from play.errors import SessionForbidden, SessionNotFound
+from play.gm_quota import zone_from_scope
 from play.quota import scope_address
 from play.sessions import player_for
 from play.signouts import groups_for
@@ -38,6 +40,7 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             getattr(session, "session_key", None),
             scope_address(self.scope),
         )
+        player = replace(player, time_zone=zone_from_scope(self.scope))
         session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
         try:
             self.joined, history = await handlers.join(session_id, player, self.channel_name)

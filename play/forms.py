@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from play.gm import version_characters
 from play.models import PROVIDERS, Persona
 from play.narrator import default_mode
 
@@ -31,8 +32,16 @@ class StartSessionForm(forms.Form):
     )
     mode = forms.ChoiceField(label=_("Narrator"), choices=START_MODES, initial="live")
 
-    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        user: Any = None,
+        characters: list[tuple[str, str]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        if characters and len(characters) > 1:  # a game-master world: whom the player plays
+            self.fields["character"] = character_field(characters)
         personas = Persona.objects.filter(user=user) if user is not None else Persona.objects.none()
         field = self.fields["persona"]
         assert isinstance(field, forms.ModelChoiceField)
@@ -47,6 +56,25 @@ class StartSessionForm(forms.Form):
             self.initial.setdefault("mode", "offline")
         else:
             self.initial.setdefault("mode", "live")
+
+
+def character_field(characters: list[tuple[str, str]]) -> forms.ChoiceField:
+    """The player character to play, in a game-master world; the first is the default."""
+    return forms.ChoiceField(
+        label=_("Character"), choices=characters, initial=characters[0][0], required=False
+    )
+
+
+class CharacterForm(forms.Form):
+    """A guest preview's only choice: the character, when the world has several."""
+
+
+def character_form(data: Any, version: Any) -> CharacterForm:
+    form = CharacterForm(data)
+    characters = version_characters(version)
+    if len(characters) > 1:
+        form.fields["character"] = character_field(characters)
+    return form
 
 
 class SessionPersonaForm(forms.Form):

@@ -100,6 +100,12 @@ class ActionFrame(ClientFrame):
     text: str | None = Field(default=None, max_length=MAX_TEXT)
 
 
+class RollFrame(ClientFrame):
+    """Roll the check a game-master turn left pending (the Roll button; seed 001)."""
+
+    type: Literal["roll"]
+
+
 class SyncFrame(ClientFrame):
     type: Literal["sync"]
     last_message_id: MessageId | None = None
@@ -128,6 +134,7 @@ Frame = Annotated[
     | CheckpointDeleteFrame
     | SwitchGreetingFrame
     | ActionFrame
+    | RollFrame
     | SyncFrame
     | HistoryFrame,
     Field(discriminator="type"),
@@ -147,6 +154,7 @@ FRAME_TYPES = (
     "checkpoint_delete",
     "switch_greeting",
     "action",
+    "roll",
     "sync",
     "history",
 )
@@ -306,3 +314,21 @@ def history_page(
 ) -> dict[str, Any]:
     """The messages just before message ``before``, oldest first (answers a ``history`` frame)."""
     return {"type": "history_page", "before": before, "messages": messages, "has_more": has_more}
+
+
+# --- game-master worlds (play.gm) ------------------------------------------------------------
+
+
+def roll_result(rolls: list[dict[str, Any]]) -> dict[str, Any]:
+    """The breakdown of the rolls the player may see, before the narration of their outcome."""
+    return {"type": "roll-result", "rolls": rolls}
+
+
+def check_pending(check: dict[str, Any]) -> dict[str, Any]:
+    """A turn ended waiting for the player's roll: show the Roll button."""
+    return {"type": "check-pending", **check}
+
+
+def scene(view: dict[str, Any]) -> dict[str, Any]:
+    """Where the player's character is, what it can click, and the check it waits on."""
+    return {"type": "scene", **view}

@@ -14,7 +14,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from play import frames, framing, history, messages, recovery, sessions, turns
+from play import frames, framing, gm, history, messages, recovery, sessions, turns
 from play.errors import PlayError, SessionBusy
 from play.frames import (
     ActionFrame,
@@ -29,6 +29,7 @@ from play.frames import (
     HistoryFrame,
     RegenerateFrame,
     RevertFrame,
+    RollFrame,
     SendFrame,
     StopFrame,
     SwipeFrame,
@@ -65,10 +66,11 @@ async def join(
     joined = Joined(sid, player, sub)
     try:
         first = await _history(joined, None)
+        scene = await database_sync_to_async(gm.join_frames)(sid, player)
     except BaseException:
         await relay.unsubscribe(sub)
         raise
-    return joined, framing.texts(first)
+    return joined, [text for frame in [first, *scene] for text in framing.texts(frame)]
 
 
 async def leave(joined: Joined) -> None:
@@ -144,6 +146,11 @@ async def _action(joined: Joined, frame: ActionFrame) -> list[dict[str, Any]]:
     return []
 
 
+async def _roll(joined: Joined, frame: RollFrame) -> list[dict[str, Any]]:
+    await turns.start_turn(joined.session_id, joined.player, "action", "", gm.ROLL)
+    return []
+
+
 async def _stop(joined: Joined, frame: StopFrame) -> list[dict[str, Any]]:
     if not await turns.stop_turn(joined.session_id):
         raise PlayError("No reply is being written right now.")
@@ -172,6 +179,7 @@ def _message_and_state(session: Session, message: Any) -> list[dict[str, Any]]:
     return [
         frames.message_done(sessions.message_dict(message)),
         sessions.state_frame(session),
+        *gm.session_frames(session),
     ]
 
 
@@ -191,7 +199,7 @@ def _bulk(change: Callable[..., Any]) -> Callable[..., list[dict[str, Any]]]:
     def run(session: Session, *args: Any) -> list[dict[str, Any]]:
         change(session, *args)
         session.refresh_from_db()
-        return [history.history_frame(session, None) | {"since": None}]
+        return [history.history_frame(session, None) | {"since": None}, *gm.session_frames(session)]
 
     return run
 
@@ -293,6 +301,7 @@ _HANDLERS: dict[type[Any], Handler] = {
     CheckpointDeleteFrame: _checkpoint_delete,
     SwitchGreetingFrame: _switch_greeting,
     ActionFrame: _action,
+    RollFrame: _roll,
     SyncFrame: _sync,
     HistoryFrame: _page,
 }

@@ -160,6 +160,7 @@ def _show_swipe(session: Session, message: Message, index: int) -> Message:
     message.status = swipe.get("status", "complete")
     message.error = swipe.get("error", "")
     message.choices = swipe.get("choices", [])
+    message.tools = swipe.get("tools", [])
     message.stopped = bool(swipe.get("stopped", False))
     usage = swipe.get("usage") or {}
     for key in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"):

@@ -18,6 +18,7 @@ MODES = ("live", "offline", "record", "replay")
 MESSAGE_ROLES = ("user", "assistant", "system")
 MESSAGE_STATUSES = ("complete", "streaming", "failed")
 PROVIDERS = ("openai", "anthropic", "offline")
+SOURCES = ("model", "engine")
 
 
 def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -88,6 +89,8 @@ class Session(models.Model):
     dice_seed = models.BigIntegerField(default=0)
     recording = models.JSONField(default=dict, blank=True)
     greeting_index = models.PositiveIntegerField(default=0)
+    # A game-master world: the player character this session plays (play.gm); "" = the first.
+    character_id = models.CharField(max_length=100, blank=True, default="")
     apply_on_stop = models.BooleanField(
         default=False, help_text="Apply the directives of a stopped reply."
     )
@@ -146,11 +149,16 @@ class Message(models.Model):
     swipes = models.JSONField(default=list, blank=True)
     active_swipe = models.PositiveIntegerField(default=0)
     choices = models.JSONField(default=list, blank=True)
+    # A game-master turn's tool calls and results, kept only where the world's creator plays
+    # (play.gm.engine_trace): a result can hold what the player must not see.
+    tools = models.JSONField(default=list, blank=True)
     is_greeting = models.BooleanField(default=False)
     stopped = models.BooleanField(default=False)
     # Folded into the session's compaction summary; no longer sent to the model verbatim.
     compacted = models.BooleanField(default=False)
     model = models.CharField(max_length=200, blank=True, default="")
+    # Who produced the reply: a model request, or the game-master engine alone (cost 0).
+    source = models.CharField(max_length=6, choices=_choices(SOURCES), default="model")
     input_tokens = models.PositiveIntegerField(default=0)
     output_tokens = models.PositiveIntegerField(default=0)
     cache_read_tokens = models.PositiveIntegerField(default=0)
@@ -232,4 +240,5 @@ def message_usage(message: Message) -> dict[str, Any]:
         "cache_read_tokens": message.cache_read_tokens,
         "cache_write_tokens": message.cache_write_tokens,
         "cost": float(message.cost),
+        "source": message.source,
     }

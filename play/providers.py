@@ -53,6 +53,9 @@ class ProviderConfig:
     guarded: bool = False  # a server the user named: reached only through play.netguard
     charged: tuple[str, ...] = ()  # quota subjects this turn's action was counted against
     charged_day: date | None = None
+    # More subjects counted on a day of their own: a game-master character's (play.gm_quota).
+    extra_charges: tuple[tuple[str, date], ...] = ()
+    notice: str = ""  # what the quota notice says, when not the site-wide NOTICE
 
     def __repr__(self) -> str:
         return f"ProviderConfig(kind={self.kind!r}, model={self.model!r}, mode={self.mode!r})"
@@ -102,6 +105,8 @@ def provider_config(
 def release_action(config: ProviderConfig) -> None:
     """Give back the action a turn reserved: a failed turn does not count against the quota."""
     quota.refund(config.charged, config.charged_day)
+    for subject, day in config.extra_charges:
+        quota.refund((subject,), day)
 
 
 def quota_used_up(session: Session, subjects: Sequence[str], now: datetime) -> bool:

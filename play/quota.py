@@ -126,12 +126,15 @@ def limits(subjects: Sequence[str], *, on_site_key: bool) -> dict[str, int]:
 # --- counting --------------------------------------------------------------------------------
 
 
-def reserve(subject_limits: Mapping[str, int], now: datetime) -> tuple[str, ...] | None:
+def reserve(
+    subject_limits: Mapping[str, int], now: datetime, *, day: date | None = None
+) -> tuple[str, ...] | None:
     """Count one action against every subject; None (and nothing counted) when one is used up.
 
+    ``day`` defaults to the UTC day of ``now`` (a character's quota counts the player's own day).
     Rows are locked in a fixed order, so two turns never wait on each other in a circle.
     """
-    day = utc_day(now)
+    day = day or utc_day(now)
     subjects = sorted(subject_limits)
     with transaction.atomic():
         rows = [

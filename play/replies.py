@@ -25,6 +25,14 @@ from engine.session import SessionState
 from engine.turn import ActionKind, PlayerAction, TurnResult
 from engine.world import WorldDefinition
 from play.errors import PlayError
+from play.gm import (
+    character_of,
+    engine_trace,
+    settle_quota,
+    shows_engine_trace,
+    usage_source,
+)
+from play.gm_quota import charge_character
 from play.models import Message, Session
 from play.providers import ProviderConfig, provider_config, release_action
 from play.quota import quota_subjects
@@ -60,6 +68,7 @@ class TurnPlan:
     reply: dict[str, Any] | None = None
     owner: str = ""  # the session's claim (play.recovery) and the fence it got
     fence: int = 0
+    character_id: str | None = None  # who acts, in a game-master world (play.gm)
 
     @property
     def clock_key(self) -> str:
@@ -162,6 +171,8 @@ def _plan_for(
     last_user = next((m for m in reversed(messages) if m.role == "user"), None)
     idle = (now - last_user.created_at).total_seconds() if last_user else None
     config = provider_config(session, world, quota_subjects(player), now)
+    character = character_of(session, world)
+    config = charge_character(config, world, player, character, now)
     plan = TurnPlan(
         session_id=str(session.pk),
         player=player,
@@ -179,6 +190,7 @@ def _plan_for(
         now=now,
         idle_seconds=idle,
         model=config.model if config.kind != "offline" else "",
+        character_id=character,
     )
     return plan
 
@@ -248,6 +260,7 @@ def _swipe_of(message: Message) -> dict[str, Any]:
         "status": message.status,
         "error": message.error,
         "choices": message.choices,
+        "tools": message.tools,
         "model": message.model,
         "usage": _usage_of(message),
         "generation_ms": message.generation_ms,
@@ -261,6 +274,7 @@ def _usage_of(message: Message) -> dict[str, Any]:
         "cache_read_tokens": message.cache_read_tokens,
         "cache_write_tokens": message.cache_write_tokens,
         "cost": float(message.cost),
+        "source": message.source,
     }
 
 
@@ -292,6 +306,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
             }
             session.recording = {**recording, "turns": turns}
         session.save(update_fields=["state", "recording", "updated_at"])
+        settle_quota(plan.config, result)  # an engine move costs no action
         if plan.message_id is None:
             return None
         reply = Message.objects.get(pk=plan.message_id)
@@ -313,8 +328,10 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
             reply.cache_write_tokens = usage.cache_write_tokens
             reply.cost = Decimal(str(usage.cost))
             reply.generation_ms = elapsed_ms
+            reply.source = usage_source(result)
         reply.status, reply.error, reply.state = "complete", "", state
         reply.choices = list(result.choices)
+        reply.tools = engine_trace(result) if shows_engine_trace(session) else []
         reply.stopped = result.stopped
         reply.model = plan.config.model
         _mirror_swipe(reply, plan.swipe_index)

@@ -42,6 +42,7 @@ class Player:
     guest_key: str = ""
     name: str = ""
     address: str = ""  # the client's IP (play.quota): a guest's quota counts it with the cookie
+    time_zone: str = "UTC"  # the browser's (play.gm_quota): a character's day ends at its midnight
 
     @property
     def subject(self) -> str:
@@ -350,9 +351,11 @@ def message_dict(message: Message) -> dict[str, Any]:
             "cache_read_tokens": message.cache_read_tokens,
             "cache_write_tokens": message.cache_write_tokens,
             "cost": float(message.cost),
+            "source": message.source,
         },
         "generation_ms": message.generation_ms,
         "created_at": message.created_at.isoformat() if message.created_at else None,
+        **({"tools": message.tools} if message.tools else {}),  # the creator's only (play.gm)
     }
 
 

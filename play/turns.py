@@ -36,7 +36,7 @@ from engine.turn import (
     TurnFailed,
     TurnResult,
 )
-from play import frames, quota
+from play import frames, gm, quota
 from play.errors import SessionBusy
 from play.locks import Lease, lock_backend
 from play.models import Message
@@ -73,7 +73,8 @@ async def start_turn(
     if plan.user_message is not None:
         relay.publish(session_id, frames.message_done(plan.user_message))
     if plan.config.quota_exhausted:
-        relay.publish(session_id, frames.notification(str(quota.NOTICE), "quota"))
+        notice = plan.config.notice or str(quota.NOTICE)
+        relay.publish(session_id, frames.notification(notice, "quota"))
     running = relay.start(
         session_id,
         plan.message_id or 0,
@@ -158,7 +159,7 @@ async def _stream_and_save(
     pending: list[dict[str, Any]] = []
     result: TurnResult | None = None
     try:
-        async for event in turn.events():
+        async for event in gm.turn_events(turn, plan.session_id):
             if isinstance(event, Delta):
                 text = event.text
                 if plan.kind == "continue" and running.seq == 0:
@@ -198,7 +199,7 @@ async def _stream_and_save(
     state = result.state
     outgoing = [frames.message_done(saved)] if saved is not None else []
     outgoing.append(frames.state(state.values, state.turn, changes, audio=dict(state.audio)))
-    return result, outgoing + pending
+    return result, outgoing + pending + gm.turn_frames(plan.world, result, plan.character_id)
 
 
 def continue_joiner(base: str, new: str) -> str:
@@ -227,6 +228,7 @@ def _make_turn(plan: TurnPlan) -> Turn:
         apply_on_stop=plan.apply_on_stop,
         seed=plan.dice_seed,
         idle_seconds=plan.idle_seconds,
+        character_id=plan.character_id,
     )
 
 

@@ -10,19 +10,23 @@ from typing import Any
 
 import pydantic
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from ninja import Body, File, Router, Status
 from ninja.errors import ValidationError
 from ninja.files import UploadedFile
 
-from engine.interop import import_file, world_to_worldinfo
+from engine.interop import import_file, import_report, world_to_worldinfo
+from engine.interop.png import is_png
 from engine.jsonguard import JsonSyntaxError, loads
 from engine.world import WorldDefinition, WorldValidationError, load_world
 from studio import publishing, worlds
 from studio.access import get_draft_for_user, get_version_for_user, get_world_for_user
+from studio.api_gamemaster import router as game_master_router
 from studio.api_items import add_item_routes
 from studio.assets import store_audio_asset
+from studio.exporting import CardFormat, CardSpec, card_download
 from studio.importing import check_import_size
+from studio.linting import lint_draft
 from studio.models import ApiToken, World
 from studio.preview import parse_preview, preview_prompt
 from studio.schemas import (
@@ -87,12 +91,15 @@ def import_world(request: ApiRequest) -> Any:
         if upload is None:
             raise WorldValidationError(["file: is required"])
         check_import_size(upload.size or 0)
-        definition, warnings = import_file(upload.read(), upload.name or "upload")
+        data = upload.read()
+        definition, warnings = import_file(data, upload.name or "upload")
+        png = is_png(data)
     else:
         definition = _json_world(request)
-        warnings = list(definition.warnings)
+        warnings, png = list(definition.warnings), False
     world = worlds.import_world(request.auth, definition)
-    return Status(201, {"world": _world_out(world), "warnings": warnings})
+    report = [line.to_dict() for line in import_report(definition, warnings, png=png)]
+    return Status(201, {"world": _world_out(world), "warnings": warnings, "report": report})
 
 
 def _declared_length(request: ApiRequest) -> int:
@@ -189,6 +196,43 @@ def export_world(request: ApiRequest, world_id: int, version: int | None = None)
 def export_worldinfo(request: ApiRequest, world_id: int) -> dict[str, Any]:
     world = get_draft_for_user(request.auth, world_id)
     return world_to_worldinfo(worlds.world_to_definition(world))
+
+
+@router.get(
+    "/worlds/{int:world_id}/export/card",
+    response={200: dict[str, Any]},
+    summary="Export as a SillyTavern character card (PNG or JSON, V2 or V3)",
+    # The int key merges with ninja's own 200 (a "200" string would be a duplicate key).
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "OK",
+                "content": {
+                    "application/json": {"schema": {"type": "object"}},
+                    "image/png": {"schema": {"type": "string", "format": "binary"}},
+                },
+            }
+        }
+    },
+)
+def export_card(
+    request: ApiRequest, world_id: int, format: CardFormat = "png", spec: CardSpec = "v2"
+) -> Any:
+    """The draft as a card: ``format=json`` gives the card JSON, ``png`` a PNG with the card in
+    its ``chara`` (and, for V3, ``ccv3``) text chunks, as SillyTavern writes them."""
+    world = get_draft_for_user(request.auth, world_id)
+    download = card_download(world, spec, format)
+    if format == "json":
+        return loads(download.body)
+    response = HttpResponse(download.body, content_type=download.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{download.filename}"'
+    return response
+
+
+@router.get("/worlds/{int:world_id}/lint", response=list[dict[str, str]], summary="Lint")
+def lint(request: ApiRequest, world_id: int) -> list[dict[str, str]]:
+    """The world linter's findings on the draft, errors first (publishing needs none)."""
+    return [f.to_dict() for f in lint_draft(get_draft_for_user(request.auth, world_id))]
 
 
 @router.post("/worlds/{int:world_id}/preview", response=dict[str, Any], summary="Prompt preview")
@@ -324,3 +368,4 @@ def delete_token(request: ApiRequest, token_id: int) -> Any:
 
 
 add_item_routes(router)
+router.add_router("", game_master_router)

@@ -1,7 +1,8 @@
-"""The bundled demo world: the Lantern at Hollow's Edge, published by a ``demo`` user.
+"""The bundled demo worlds, published by a ``demo`` user: the Lantern at Hollow's Edge, and
+Brackenford, a village in game-master mode (issue 10 §7: engine moves, dice, clues, errands).
 
-Its four audio tracks are tiny WAV files synthesised here with the standard library (no binary
-files in the repository); they are stored as Assets under the fixed ids the JSON refers to.
+The Lantern's four audio tracks are tiny WAV files synthesised here with the standard library (no
+binary files in the repository); they are stored as Assets under the fixed ids the JSON refers to.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from studio.worlds import export_world_json, import_world, replace_world_content
 
 DEMO_USERNAME = "demo"
 DEMO_WORLD_PATH = Path(__file__).parent / "fixtures" / "demo_world.json"
+GM_DEMO_WORLD_PATH = Path(__file__).parent / "fixtures" / "gm_demo_world.json"
 RATE = 8000
 
 
@@ -124,27 +126,46 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def gm_demo_definition() -> WorldDefinition:
+    return load_world(GM_DEMO_WORLD_PATH)
+
+
 def load_demo() -> dict[str, Any]:
-    """Create or refresh the demo user, world, assets and published version; safe to rerun."""
-    definition = demo_definition()
+    """Create or refresh the demo user, both worlds, the assets and the published versions; safe
+    to rerun. The Lantern's keys at the top (world, version, changed, assets), Brackenford's
+    under ``gm``."""
     with transaction.atomic():
         user = _demo_user()
-        world = World.objects.filter(owner=user, uid=definition.id).first()
-        if world is None:
-            world = import_world(user, definition)
-            changed = True
-        else:
-            changed = export_world_json(world) != export_world(definition)
-            if changed:
-                replace_world_content(world, definition)
+        world, changed = _refresh(user, demo_definition())
         assets = _ensure_assets(world)
-        version = world.published_version
-        if version is None or version.content_hash != definition.content_hash:
-            version = publish_world(world, "The bundled demo world.")
-        elif not world.published:
-            world.published = True
-            world.save(update_fields=["published"])
-    return {"world": world, "version": version, "changed": changed, "assets": assets}
+        version = _publish(world, demo_definition(), "The bundled demo world.")
+        gm_definition = gm_demo_definition()
+        gm_world, gm_changed = _refresh(user, gm_definition)
+        gm_version = _publish(gm_world, gm_definition, "The bundled game-master demo world.")
+    gm = {"world": gm_world, "version": gm_version, "changed": gm_changed}
+    return {"world": world, "version": version, "changed": changed, "assets": assets, "gm": gm}
+
+
+def _refresh(user: User, definition: WorldDefinition) -> tuple[World, bool]:
+    """The demo user's copy of ``definition``, created or brought up to date."""
+    world = World.objects.filter(owner=user, uid=definition.id).first()
+    if world is None:
+        return import_world(user, definition), True
+    changed = export_world_json(world) != export_world(definition)
+    if changed:
+        replace_world_content(world, definition)
+    return world, changed
+
+
+def _publish(world: World, definition: WorldDefinition, note: str) -> Any:
+    """The published version of ``definition``: a new one only when the content changed."""
+    version = world.published_version
+    if version is None or version.content_hash != definition.content_hash:
+        return publish_world(world, note)
+    if not world.published:
+        world.published = True
+        world.save(update_fields=["published"])
+    return version
 
 
 def demo_json() -> dict[str, Any]:

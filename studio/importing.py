@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
 
 from config.limits import InputTooLarge
-from engine.interop import CardError, import_file
+from engine.interop import CardError, ReportLine, import_file, import_report
+from engine.interop.png import is_png
 from engine.world import WorldValidationError
 from studio.models import World
 from studio.worlds import import_world
@@ -24,6 +25,7 @@ class ImportOutcome:
     warnings: list[str] = field(default_factory=list)
     error: str = ""
     details: list[str] = field(default_factory=list)
+    report: list[ReportLine] = field(default_factory=list)  # mapped, dropped, attention
 
 
 def check_import_size(size: int, field: str = "file") -> None:
@@ -42,4 +44,5 @@ def import_upload(owner: User, upload: UploadedFile[bytes]) -> ImportOutcome:
         return ImportOutcome(error=exc.message, details=exc.errors)
     except WorldValidationError as exc:
         return ImportOutcome(error="the world is invalid", details=exc.errors)
-    return ImportOutcome(world=world, warnings=warnings)
+    report = import_report(definition, warnings, png=is_png(data))
+    return ImportOutcome(world=world, warnings=warnings, report=report)

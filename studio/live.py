@@ -29,6 +29,7 @@ from engine.world import (
 )
 from studio.models import World
 from studio.preview import sample_state
+from studio.scenes import ScenePreview
 from studio.worlds import world_to_definition
 
 CACHE_STEP = 5
@@ -51,6 +52,7 @@ class Preview:
     split: int  # blocks before this index are above the cache breakpoint
     cached_tokens: int
     draft_errors: list[str] = field(default_factory=list)
+    scene: ScenePreview | None = None  # worlds with a gameMaster block (issue 10 §3)
 
     @property
     def above(self) -> list[PromptBlock]:

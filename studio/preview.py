@@ -16,6 +16,7 @@ from engine.prompt import assemble_prompt
 from engine.session import Message, Persona, SessionState
 from engine.world import WorldDefinition
 from studio.models import World
+from studio.scenes import scene_preview
 from studio.worlds import world_to_definition
 
 _STATE_KEYS = frozenset(SessionState.model_fields)
@@ -44,20 +45,17 @@ def preview_prompt(
     state: Mapping[str, Any] | None = None,
     persona: Mapping[str, Any] | None = None,
     context: Mapping[str, Any] | None = None,
+    scene: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The assembled prompt: ``messages``, ``breakpoint``, ``fired``, ``blocks``, ``tokens``."""
+    """The assembled prompt: ``messages``, ``breakpoint``, ``fired``, ``blocks``, ``tokens``;
+    with ``scene`` ({character, location}), also the game master's ``scene`` context."""
     definition = world_to_definition(world)
     history = [Message.from_dict(m) for m in chat or [] if isinstance(m, dict)]
     macro_context = MacroContext.from_dict(context or {})
     chosen = Persona.from_dict(dict(persona)) if persona else macro_context.persona
-    result = assemble_prompt(
-        definition,
-        history,
-        sample_state(definition, state),
-        persona=chosen,
-        context=macro_context,
-    )
-    return {
+    sample = sample_state(definition, state)
+    result = assemble_prompt(definition, history, sample, persona=chosen, context=macro_context)
+    out = {
         "messages": [m.to_dict() for m in result.messages],
         "breakpoint": result.breakpoint,
         "fired": [f.to_dict() for f in result.fired],
@@ -65,6 +63,19 @@ def preview_prompt(
         "tokens": result.tokens,
         "dropped": list(result.dropped),
     }
+    if scene is not None:
+        who, where = scene.get("character"), scene.get("location")
+        found = scene_preview(world, _text(who), _text(where), sample.values)
+        out["scene"] = found and {
+            "character": found.character,
+            "location": found.location,
+            "context": found.text,
+        }
+    return out
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def parse_preview(world: World, *, text: str, state: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -55,9 +55,18 @@ class WorldOut(Schema):
         }
 
 
+class ReportLineOut(Schema):
+    kind: str = Field(description="mapped, dropped or attention")
+    message: str
+
+
 class ImportOut(Schema):
     world: WorldOut
     warnings: list[str]
+    report: list[ReportLineOut] = Field(
+        description="What the import mapped, dropped (with the field path) and what needs "
+        "the creator's attention: one line per problem, not per entry."
+    )
 
 
 class ItemOut(Schema):
@@ -126,6 +135,10 @@ class PreviewIn(Schema):
     )
     persona: dict[str, Any] | None = None
     context: dict[str, Any] = Field(default_factory=dict, description="MacroContext JSON.")
+    scene: dict[str, Any] | None = Field(
+        default=None,
+        description="{character, location}: also return the game master's scene context.",
+    )
 
 
 class ParseIn(Schema):

@@ -12,7 +12,9 @@ from studio.forms.accounts import LoginForm
 from studio.views import (
     accounts,
     audio,
+    editors,
     entries,
+    exporting,
     gallery,
     importing,
     items,
@@ -25,6 +27,7 @@ from studio.views import (
     worlds,
 )
 from studio.views.components import COMPONENTS
+from studio.views.gamemaster import gm_urls
 from studio.views.kinds import Kind
 from studio.views.reactions import REACTIONS
 from studio.views.rules import RULES
@@ -88,9 +91,21 @@ urlpatterns: list[URLPattern] = [
     path(f"{W}publish/", publishing.publish, name="publish"),
     path(f"{W}unpublish/", publishing.unpublish, name="unpublish"),
     path(f"{W}export/", publishing.export_draft, name="export"),
+    path(f"{W}export/card/", exporting.export_card, name="export_card"),
+    path(f"{W}export/worldinfo/", exporting.export_worldinfo, name="export_worldinfo"),
 ]
 for _kind in KINDS:
     urlpatterns += kind_urls(_kind)
+for _kind in (entries.ENTRIES, VARIABLES, RULES, REACTIONS):  # the structured editors
+    urlpatterns.append(
+        path(
+            f"{W}{_kind.slug}/editor/",
+            editors.editor_switch,
+            {"kind": _kind},
+            name=f"{_kind.slug}_editor",
+        )
+    )
+urlpatterns += gm_urls(W)  # the gameMaster block (studio.views.gamemaster)
 
 # Mounted at /accounts/ by config.urls (no namespace: LOGIN_URL is "login").
 account_patterns: list[URLPattern] = [

@@ -5,7 +5,9 @@ only dispatches; plain worlds keep their path).
 text), a ``regenerate`` (the history's last player message), and an ``action`` whose
 ``action_id`` is ``roll`` or ``click:location:<id>`` / ``click:point:<id>``, or that carries
 text. ``start``, ``continue`` and other actions keep the plain pipeline. The turn yields the
-narration as one ``Delta``, the suggestions as a ``ChoicesEvent``, then ``Done`` with a
+narration (an engine template as one ``Delta``; the master's in pieces, streamed only once the
+closure check has passed: tool traffic is never shown), the suggestions as a ``ChoicesEvent``,
+then ``Done`` with a
 ``TurnResult`` whose ``gm`` holds the full ``GMActionResult`` (kind, rolls, pending check,
 events, context) for the play layer's frames.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from engine.gm.play import GMAction, GMActionResult, GMError, play_gm_action
+from engine.gm.report import narration_pieces
 from engine.llm.base import ProviderError
 from engine.turn import ChoicesEvent, Delta, Done, Turn, TurnEvent, TurnFailed, TurnResult
 
@@ -54,7 +57,10 @@ async def gm_events(turn: Turn, action: GMAction) -> AsyncIterator[TurnEvent]:
         usage=played.usage,
         gm=played,
     )
-    if played.narration:
+    if played.kind == "master":
+        for piece in narration_pieces(played.narration):
+            yield Delta(piece)
+    elif played.narration:
         yield Delta(played.narration)
     if played.suggestions:
         yield ChoicesEvent(list(played.suggestions))

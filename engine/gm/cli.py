@@ -1,8 +1,8 @@
-"""``python -m engine gm``: play a game-master script offline (issue "Game master I" §6; keep the
-contract exactly).
+"""``python -m engine gm``: play a game-master script offline or with scripted model turns (issues
+"Game master I" §6 and "Game master II" §7; keep the contract exactly).
 
-``python -m engine gm --world W.json --script S.json [--seed N] [--character ID]`` prints one
-JSON object per line, one per action::
+``python -m engine gm --world W.json --script S.json [--seed N] [--character ID]
+[--replies R.json] [--trace]`` prints one JSON object per line, one per action::
 
     {"input", "kind": "engine"|"master"|"ask"|"refused", "model_calls", "location",
      "events": [...], "rolls": [{"die", "modifier", "total", "dc", "outcome", "hidden"}],
@@ -14,6 +14,13 @@ This is the creator's view: hidden rolls are listed, with ``"hidden": true``. Wi
 the dice are seeded at random. Every problem exits 1 naming it on stderr: a missing file,
 invalid JSON, an invalid world (with field paths), a world without ``gameMaster``, an unknown
 character, a bad script.
+
+``--replies R.json`` feeds scripted model turns instead of a model, so the tool-calling master
+(``engine.gm.loop``) plays: R.json is a list, one entry per model call, each ``{"text": "...",
+"tool_calls": [{"name", "arguments"}]}``. Each printed action then also has ``"tool_calls":
+[{"name", "arguments", "ok", "error"}]``, ``"closure": {"ok", "violations": [...]}`` and
+``"attempts"``. A bad R.json, or replies exhausted before the script ends, exits 1 saying so.
+``--trace`` prints every model request (messages, tools, tool choice) to stderr as JSON lines.
 """
 
 from __future__ import annotations
@@ -28,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.gm.play import GMAction, GMError, play_gm_action
+from engine.llm.base import Provider, ProviderError
 from engine.llm.offline import OfflineProvider
+from engine.llm.scripted import RepliesExhausted, ScriptedProvider, TracingProvider, parse_replies
 from engine.session import SessionState
 from engine.world import WorldDefinition, WorldValidationError, load_world
 
@@ -45,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", required=True, metavar="S.json", help="{character, actions}")
     parser.add_argument("--seed", type=int, default=None, help="dice seed, for a replay")
     parser.add_argument("--character", default=None, metavar="ID", help="who plays")
+    parser.add_argument(
+        "--replies", default=None, metavar="R.json", help="scripted model turns, one per call"
+    )
+    parser.add_argument(
+        "--trace", action="store_true", help="print every model request to stderr (JSON lines)"
+    )
 
 
 def cmd_gm(args: argparse.Namespace) -> int:
@@ -54,7 +69,8 @@ def cmd_gm(args: argparse.Namespace) -> int:
         character, actions = _script(args.script)
         character = args.character or character
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-        asyncio.run(_play(world, character, actions, seed))
+        provider = _provider(world, args.replies, args.trace)
+        asyncio.run(_play(world, character, actions, seed, provider, args.replies))
     except ScriptError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 1
@@ -103,6 +119,18 @@ def _script(path: str) -> tuple[str | None, list[GMAction]]:
     return character, actions
 
 
+def _provider(world: WorldDefinition, replies: str | None, trace: bool) -> Provider:
+    provider: Provider = OfflineProvider(world.language or "en")
+    if replies is not None:
+        try:
+            provider = ScriptedProvider(parse_replies(_read(replies)))
+        except ValueError as exc:
+            raise ScriptError(f"{replies}: {exc}") from None
+    if trace:
+        provider = TracingProvider(provider, sys.stderr.write)
+    return provider
+
+
 def _valid_action(action: Any) -> bool:
     if isinstance(action, str):
         return bool(action.strip())
@@ -117,7 +145,12 @@ def _valid_action(action: Any) -> bool:
 
 
 async def _play(
-    world: WorldDefinition, character: str | None, actions: list[GMAction], seed: int
+    world: WorldDefinition,
+    character: str | None,
+    actions: list[GMAction],
+    seed: int,
+    provider: Provider,
+    replies: str | None,
 ) -> None:
     assert world.game_master is not None
     who = character or world.game_master.characters[0].id
@@ -125,14 +158,18 @@ async def _play(
         known = ", ".join(world.game_master.characters_by_id)
         raise ScriptError(f"unknown character '{who}' (the world has: {known})")
     state = SessionState.initial(world)
-    provider = OfflineProvider(world.language or "en")
-    for action in actions:
+    for index, action in enumerate(actions):
         try:
             result = await play_gm_action(
                 world, state, who, action, provider=provider, rng_seed=seed
             )
         except GMError as exc:
             raise ScriptError(str(exc)) from None
+        except RepliesExhausted as exc:
+            raise ScriptError(f"{replies}: {exc} (at actions[{index}])") from None
+        except ProviderError as exc:
+            raise ScriptError(f"actions[{index}]: {exc.message}") from None
         state = result.state
-        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+        line = result.to_dict(master=replies is not None)
+        sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
         sys.stdout.flush()

@@ -42,6 +42,21 @@ def clue_status(
     return ("needs-check", checks) if checks else ("ready", [])
 
 
+def unmet_requirement(
+    gm: GameMaster,
+    state: GMState,
+    character_id: str,
+    clue: Clue,
+    values: Mapping[str, Any] | None = None,
+) -> Requirement | None:
+    """The first requirement other than a check that the character does not meet yet (the
+    reason ``grant_clue`` gives for a locked clue), or None."""
+    for need in clue.requires:
+        if need.type != "check" and not _met(gm, state, character_id, need, values or {}):
+            return need
+    return None
+
+
 def _met(
     gm: GameMaster,
     state: GMState,

@@ -15,8 +15,10 @@ from engine.gm.world import TIMES_OF_DAY, GameClock, Hook
 def fire_hooks(scene: Scene, trigger: str) -> list[GMEvent]:
     """Fire the hooks of kind ``trigger`` ("enter" or "time") due now; return their events."""
     state, fired = scene.state, []
-    for hook in scene.gm.hooks:
+    for hook in [*scene.gm.hooks, *state.hooks]:  # authored, then seeded in play (tools)
         if hook.trigger.type != trigger or (hook.once and hook.id in state.fired_hooks):
+            continue
+        if hook.id in state.cancelled_hooks:
             continue
         if not _due(scene, hook):
             continue

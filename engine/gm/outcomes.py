@@ -88,7 +88,7 @@ def _attack(scene: Scene, pending: PendingCheck) -> RollOutcome:
             verb=scene.world_lex.name("verbs", "attack"),
             outcome=scene.world_lex.name("outcomes", roll.outcome),
             heard_by=_heard_by(scene),
-            data={"target": pending.target, "total": roll.total},
+            data={"target": pending.target, "total": roll.total, "natural": roll.natural},
         )
     )
     return out
@@ -165,7 +165,14 @@ def _check(scene: Scene, pending: PendingCheck) -> RollOutcome:
             seen_by=[scene.character_id] if quiet else None,
             verb=scene.world_lex.name("verbs", pending.verb),
             outcome=scene.world_lex.name("outcomes", roll.outcome),
-            data={"verb": pending.verb, "check": check, "total": roll.total, "dc": dc},
+            data={
+                "verb": pending.verb,
+                "check": check,
+                "total": roll.total,
+                "dc": dc,
+                "natural": roll.natural,  # a natural 20 opens a secret (decision 11)
+                "target": pending.target,
+            },
         )
     )
     return out

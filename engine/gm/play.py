@@ -5,13 +5,16 @@ de efecto y el dado"; GAME_MASTER.md decisions 1, 3, 10, 16).
 model calls, kind ``engine``; impossible or ambiguous: ``refused``; no target: ``ask``); a risky
 act ends with a pending check (kind ``master``, the narration asks for the roll) or, for a
 search, a hidden roll at once; ``{"roll": true}`` rolls the pending check, shows the breakdown
-and the consequence; anything else goes to the narrator provider with the scene context as its
-system context (the tool-calling master replaces it in "Game master II"). The input state is
-never mutated: the result carries a new one.
+and the consequence; anything else goes to the master. With a live, scripted or replayed
+provider that is the tool-calling master (``engine.gm.loop``, issue "Game master II"): tools,
+``log_event``, the closure check; a roll's consequence goes through the same loop, the rolls
+known to the check. Offline, the offline master answers with a plain closure ("You do X.
+Nothing changes.") and 2–3 suggestions. The input state is never mutated: the result carries a
+new one, and a provider error leaves nothing applied.
 
-``model_calls`` counts provider requests: 1 for an action handed to the narrator (the offline
-provider included, at zero cost), 1 for a roll's consequence with a live provider; offline, the
-consequence is the engine's templated closure and costs no call.
+``model_calls`` counts provider requests (decision 3): every call of the loop; 1 for the
+offline master, at zero cost; none for a roll's consequence offline, which is the engine's
+templated closure.
 """
 
 from __future__ import annotations
@@ -19,20 +22,25 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from random import Random
 from typing import Any, Literal
 
+from engine.gm.brief import brief
 from engine.gm.dice import Roll
+from engine.gm.loop import run_master
 from engine.gm.moves import classify, click_move, languages_from, resolve
 from engine.gm.outcomes import resolve_pending
 from engine.gm.perception import perceive, scene_context
+from engine.gm.report import Closure, MasterTurn, ToolReport
 from engine.gm.risk import RiskyAction, classify_risky, plan_risk
 from engine.gm.scene import MoveResult, Scene
 from engine.gm.space import suggest
 from engine.gm.state import GMEvent, GMState, PendingCheck, clone_gm_state, initial_gm_state
-from engine.gm.words import lexicon, split_actions
+from engine.gm.suggest import offline_suggestions
+from engine.gm.words import lexicon, normalize, split_actions
 from engine.llm.base import ChatRequest, Provider, Usage
-from engine.llm.offline import OfflineProvider
-from engine.session import Message, SessionState
+from engine.llm.offline import closure
+from engine.session import SessionState
 from engine.world import WorldDefinition
 
 Kind = Literal["engine", "master", "ask", "refused"]
@@ -50,12 +58,10 @@ def _suggestions(*groups: list[str]) -> list[str]:
     return list(out.values())[:MAX_SUGGESTIONS]
 
 
-MASTER_BRIEF = (
-    "You are the game master. Narrate only the outcome of the player's single action, in two "
-    "or three short lines for a phone screen, as a wise, brief narrator who observes more than "
-    "asks. Never roll dice, move anyone, heal or harm, advance time, act for a player, or "
-    "reveal anything the scene below does not say. Scene:\n\n"
-)
+def is_roll(text: str, language: str | None = None) -> bool:
+    """``text`` alone asks to roll ("roll", "Roll", "tirar", "tiro", "掷骰"), in any language."""
+    said = normalize(text)
+    return bool(said) and any(said in lexicon(code).roll for code in languages_from(language))
 
 
 class GMError(ValueError):
@@ -80,10 +86,14 @@ class GMActionResult:
     usage: Usage = field(default_factory=Usage)
     pending: PendingCheck | None = None
     language: str = "en"
+    tool_calls: list[ToolReport] = field(default_factory=list)
+    closure: Closure = field(default_factory=lambda: Closure(True))
+    attempts: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        """The creator's view, hidden rolls included (``"hidden": true``)."""
-        return {
+    def to_dict(self, master: bool = False) -> dict[str, Any]:
+        """The creator's view, hidden rolls included (``"hidden": true``); ``master`` adds the
+        tool loop's fields (``--replies``): tool_calls, closure and attempts."""
+        line = {
             "input": self.input if isinstance(self.input, str) else dict(self.input),
             "kind": self.kind,
             "model_calls": self.model_calls,
@@ -95,6 +105,11 @@ class GMActionResult:
             "suggestions": list(self.suggestions),
             "context": self.context,
         }
+        if master:
+            line["tool_calls"] = [call.to_dict() for call in self.tool_calls]
+            line["closure"] = self.closure.to_dict()
+            line["attempts"] = self.attempts
+        return line
 
     @property
     def counts_toward_quota(self) -> bool:
@@ -177,11 +192,18 @@ class _Run:
         self.at = clock().isoformat() if clock else None
         view = perceive(self.gm, self.gm_state, character_id, values=state.values)
         self.context = scene_context(view)
+        self.request = ChatRequest.from_settings([], None, world.settings)
+
+    @property
+    def live(self) -> bool:
+        """A provider that answers as a model (live, scripted, replayed), not the offline one."""
+        return self.provider is not None and self.provider.name != "offline"
 
     def scene(self, language: str) -> Scene:
         world_lex = lexicon(self.world.language or "en")
         lex = lexicon(language)
-        return Scene(self.gm, self.gm_state, self.character_id, lex, world_lex, self.at)
+        values = self.state.values  # clue conditions read the world's variables
+        return Scene(self.gm, self.gm_state, self.character_id, lex, world_lex, self.at, values)
 
     def result(self, kind: Kind, narration: str, language: str, **more: Any) -> GMActionResult:
         return GMActionResult(
@@ -235,6 +257,8 @@ class _Run:
             changes["pending"] = None
 
     async def text(self, text: str) -> GMActionResult:
+        if self.character_id in self.gm_state.pending and is_roll(text, self.language):
+            return await self.roll()  # typing the Roll button's word is pressing it (seed 001)
         parts = [text]
         for code in languages_from(self.language):
             parts = split_actions(lexicon(code), text)
@@ -286,51 +310,63 @@ class _Run:
     ) -> GMActionResult:
         outcome = resolve_pending(scene, pending)
         narration = "\n".join(outcome.lines)
-        calls, usage = 0, Usage()
-        if self.provider is not None and self.provider.name != "offline":
-            told = f"{pending.text}\n(The server rolled: {narration})"
-            extra, _, usage = await self.ask_narrator(told, pending.text, scene)
-            narration, calls = f"{narration}\n{extra}".strip(), 1
-        return self.result(
+        done = self.result(
             "master",
             narration,
             pending.language,
-            model_calls=calls,
             events=[*events, *outcome.events],
             rolls=outcome.rolls,
             changes={**changes, **outcome.changes},
             suggestions=suggest(scene),
-            usage=usage,
         )
+        if not self.live:
+            return done
+        told = brief(scene.lex.language).t("roll_turn", action=pending.text, rolled=narration)
+        turn = await self.run_master(scene, told, outcome.rolls)
+        self.absorb(done, turn)
+        done.narration = f"{narration}\n{turn.narration}".strip()
+        done.suggestions = turn.suggestions or done.suggestions
+        return done
 
     async def master(self, text: str, rest: list[str]) -> GMActionResult:
         scene = self.scene(self.language)
         changes: dict[str, Any] = {}
         self.clear_pending(changes)
         event = scene.log("action", "ev_action", text=text)
-        narration, choices, usage = await self.ask_narrator(text, text, scene)
-        return self.result(
-            "master",
-            narration,
-            self.language,
-            model_calls=1,
-            events=[event],
-            changes=changes,
-            suggestions=_suggestions(rest, choices),
-            usage=usage,
-        )
+        done = self.result("master", "", self.language, events=[event], changes=changes)
+        if not self.live:
+            # The offline master: a plain closure and 2-3 suggestions, at zero cost.
+            done.narration = closure(text, scene.lex.language)
+            rng = Random(f"{self.gm_state.dice.seed}:{self.gm_state.next_event}:{text}")
+            done.suggestions = _suggestions(rest, offline_suggestions(scene, text, rng))
+            done.model_calls = 1
+            return done
+        turn = await self.run_master(scene, text, [])
+        self.absorb(done, turn)
+        done.narration = turn.narration
+        done.suggestions = _suggestions(rest, turn.suggestions)
+        return done
 
-    async def ask_narrator(
-        self, prompt: str, player_text: str, scene: Scene
-    ) -> tuple[str, list[str], Usage]:
-        """One request to the narrator, the scene context as its system message."""
-        provider = self.provider or OfflineProvider(scene.lex.language)
-        messages = [Message("system", MASTER_BRIEF + self.context), Message("user", prompt)]
-        request = ChatRequest(messages=messages, player_text=player_text)
-        text, usage = "", Usage()
-        choices: list[str] = []
-        async for chunk in provider.stream(request):
-            text += chunk.text
-            choices = list(chunk.choices) if chunk.choices else choices
-            usage = chunk.usage or usage
-        return text.strip(), choices, usage
+    async def run_master(self, scene: Scene, text: str, rolls: list[Roll]) -> MasterTurn:
+        assert self.provider is not None
+        turn = await run_master(
+            scene,
+            text,
+            self.provider,
+            context=self.context,
+            cap=self.gm.settings.tool_cap,
+            request=self.request,
+            rolls=rolls,
+        )
+        self.state.gm = self.gm_state = scene.state  # the tools' changes, whatever object
+        return turn
+
+    def absorb(self, done: GMActionResult, turn: MasterTurn) -> None:
+        """What the loop did, into the action's result (the tools applied to the scene)."""
+        done.model_calls += turn.model_calls
+        done.usage = done.usage.plus(turn.usage)
+        done.events.extend(turn.events)
+        done.rolls.extend(turn.rolls)
+        done.changes.update(turn.changes)
+        done.pending = turn.pending or done.pending
+        done.tool_calls, done.closure, done.attempts = turn.tool_calls, turn.closure, turn.attempts

@@ -60,6 +60,7 @@ class Scene:
     lex: Lexicon  # the player's language: narration
     world_lex: Lexicon  # the world's language: the event log
     at: str | None = None  # wall time for the events, when known
+    values: Mapping[str, Any] | None = None  # the world's variable values (clue conditions)
     _npcs: dict[tuple[str, int], list[Npc]] = field(default_factory=dict, repr=False)
 
     @property

@@ -21,11 +21,14 @@ from engine.gm.world import (
     GameClock,
     GameMaster,
     Holder,
+    Hook,
     JournalEntry,
+    Memory,
     Npc,
     Pawn,
     Place,
     Resource,
+    Rumour,
 )
 
 MAX_EVENTS = 1000  # the log keeps the newest; the context only ever shows six
@@ -62,6 +65,10 @@ class CharacterState(_State):
     discovered: list[str] = Field(default_factory=list)  # "location:point", "location>direction"
     clues: list[str] = Field(default_factory=list)
     passed: list[PassedCheck] = Field(default_factory=list)
+    # Game master II (tools): facts noted about him, errands done, the day of his last long rest.
+    facts: list[str] = Field(default_factory=list)
+    completed: list[str] = Field(default_factory=list)
+    long_rest_day: int | None = None
 
 
 class PendingCheck(_State):
@@ -103,6 +110,14 @@ class GMEvent(_State):
         return out
 
 
+class TurnMarks(_State):
+    """What the master's tools did in one turn (the turn opened by the ``action`` event ``event``),
+    so that a turn cannot, say, shift the same trust twice or offer two errands."""
+
+    event: int = 0
+    marks: list[str] = Field(default_factory=list)
+
+
 class DiceState(_State):
     """Every roll draws from (seed, counter): the same seed replays the same dice."""
 
@@ -126,6 +141,15 @@ class GMState(_State):
     pending: dict[str, PendingCheck] = Field(default_factory=dict)  # per character
     fired_hooks: list[str] = Field(default_factory=list)
     dice: DiceState = Field(default_factory=DiceState)
+    # Game master II (tools). ``memories`` holds an NPC's list once play has written to it (the
+    # authored ones until then); ``revealed`` the characters each NPC told its secret to.
+    memories: dict[str, list[Memory]] = Field(default_factory=dict)
+    revealed: dict[str, list[str]] = Field(default_factory=dict)
+    hooks: list[Hook] = Field(default_factory=list)  # seeded in play
+    cancelled_hooks: list[str] = Field(default_factory=list)
+    rumours: list[Rumour] = Field(default_factory=list)  # seeded in play
+    gathered: dict[str, int] = Field(default_factory=dict)  # "location:resource:day" → count
+    turn_marks: dict[str, TurnMarks] = Field(default_factory=dict)  # per character
 
 
 def clone_gm_state(state: GMState) -> GMState:

@@ -56,6 +56,7 @@ class Lexicon:
     suffixes: tuple[str, ...]
     names: Mapping[str, Mapping[str, str]]
     templates: Mapping[str, str] = field(repr=False)
+    roll: tuple[str, ...] = ()  # what typed alone rolls the pending check ("roll", "tiro")
 
     def t(self, key: str, **values: Any) -> str:
         """Render a template; a placeholder without a value stays as written."""
@@ -104,6 +105,7 @@ def lexicon(language: str) -> Lexicon:
         suffixes=words(data.get("suffixes", [])),
         names=data.get("names", {}),
         templates=data["templates"],
+        roll=words(data.get("roll", [])),
     )
 
 

@@ -97,6 +97,8 @@ class GMSettings(GMSchema):
     tool_cap: int = Field(default=8, ge=1, le=64)  # decision 13
     daily_quota: int = Field(default=200, ge=0, le=100_000)  # per character, live model only
     directors: bool = False  # false: one tool-calling master; true: the three directors
+    short_rest: int = Field(default=1, ge=0, le=8)  # times of day a short rest takes (decision 2)
+    long_rest: int = Field(default=2, ge=0, le=8)  # times of day a long rest takes
 
 
 class GameClock(GMSchema):
@@ -142,6 +144,15 @@ class HiddenPoint(Point):
     found_by: FoundBy
 
 
+class Gatherable(GMSchema):
+    """Something a character can gather here (seed 001 "recolectar"): herbs, firewood, fish.
+    It fills the character's resource of that name, ``per_day`` at most per game day."""
+
+    resource: str = Field(min_length=1)
+    name: str = ""  # how it is shown; the resource name when empty
+    per_day: int = Field(default=3, ge=1, le=1000)
+
+
 class Location(GMSchema):
     id: Id
     name: str = Field(min_length=1)
@@ -153,6 +164,7 @@ class Location(GMSchema):
     exits: list[Exit] = Field(default_factory=list)
     points: list[Point] = Field(default_factory=list)
     hidden_points: list[HiddenPoint] = Field(default_factory=list)
+    gatherables: list[Gatherable] = Field(default_factory=list)
 
 
 # --- items ----------------------------------------------------------------------------------

@@ -4,7 +4,9 @@ A card becomes always-sent entries in the order SillyTavern builds its prompt: s
 description, personality, scenario; the greetings follow (the play layer picks one), the example
 dialogue goes to ``examples``, the post-history instructions to ``post-history`` and the
 embedded ``character_book`` becomes the world's lorebook. What has no Fabula field (the card
-version, its extensions) is kept in the world's ``stCard`` note.
+version, its extensions) is kept in the world's ``stCard`` note, and each entry made from a card
+field remembers it (``stField``) so that an export puts it back there; a card Fabula exported
+brings the rest of its world back from ``data.extensions.fabula`` (``engine.interop.cardstash``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.interop.cardstash import field_entry, restore_card
 from engine.interop.common import CardError, Coercer, IdAllocator, convert_text, json_type
 from engine.interop.worldinfo import book_settings, read_lorebook
 from engine.world import MAX_ENTRY_CONTENT, Entry, WorldDefinition
@@ -78,6 +81,7 @@ def card_to_world(card: Mapping[str, Any]) -> WorldDefinition:
     note = _card_note(spec, card, fields, coerce)
     if note:
         world["stCard"] = note
+    restore_card(world, fields, ids, coerce)  # what engine.interop.cardexport stashed
     result = WorldDefinition.model_validate(world)
     result._warnings = warnings
     return result
@@ -132,11 +136,12 @@ def _character_entries(fields: dict[str, Any], coerce: Coercer, ids: IdAllocator
     out: list[Entry] = []
 
     def add(name: str, content: str, section: str, role: str, **extra: Any) -> None:
-        _check_length(extra.pop("field"), content)
+        field = extra.pop("field")
+        _check_length(field, content)
         same_section = sum(1 for e in out if e.section == section)
         entry = {"name": name, "content": content, "section": section, "role": role, **extra}
         entry.setdefault("position", same_section)
-        out.append(Entry.model_validate({"id": ids.allocate(name), **entry}))
+        out.append(field_entry(entry, field, fields, ids, coerce))  # engine.interop.cardstash
 
     def text(field: str) -> str:
         return convert_text(coerce.text(fields.get(field), field)).strip()

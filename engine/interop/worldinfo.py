@@ -3,8 +3,10 @@
 Three shapes come in: the native World Info file (``{"entries": {"<uid>": {key, keysecondary,
 order, disable, …}}}``), its oldest form with a ``folders`` map, and a card's ``character_book``
 (``{"entries": [{keys, secondary_keys, insertion_order, enabled, extensions: {…}}]}``). Each entry
-is first flattened to native field names, then mapped; whatever Fabula has no field for is kept
-in the entry's ``stExtensions`` so that an export gives it back to SillyTavern.
+is first put in native naming as SillyTavern itself reads it (``engine.interop.stentry``), then
+mapped; whatever Fabula has no field for, and the original of what Fabula's fields cannot say
+(a ``null`` flag, ``selective: false``, a probability switched off), is kept in the entry's
+``stExtensions`` so that an export gives it back to SillyTavern as it was.
 A ``fabula`` object on an entry (written by ``engine.interop.export``) restores the Fabula fields
 SillyTavern has no place for.
 """
@@ -16,7 +18,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic.alias_generators import to_camel
 
 from engine.interop.common import (
     CardError,
@@ -26,72 +27,28 @@ from engine.interop.common import (
     json_safe,
     json_type,
 )
+from engine.interop.stentry import (
+    AT_DEPTH,
+    CONSUMED_FIELDS,
+    DEFAULT_DEPTH,
+    DEFAULT_ORDER,
+    LOGIC_ORDER,
+    NULLABLE_FLAGS,
+    POSITIONS,
+    ST_ROLES,
+    ST_TEMPLATE,
+    STASHED_FIELDS,
+    book_entry_to_native,
+    is_book_entry,
+)
 from engine.world import Entry, EntryFolder, WorldDefinition
 
-LOGIC_ORDER = ("AND_ANY", "NOT_ALL", "NOT_ANY", "AND_ALL")  # SillyTavern's selectiveLogic 0..3
-ST_ROLES = ("system", "user", "assistant")  # SillyTavern's role 0..2
-AT_DEPTH = 4
-DEFAULT_DEPTH = 4
-DEFAULT_ORDER = 100
-_POSITIONS = {
-    0: "before the character",
-    1: "after the character",
-    2: "at the top of the author's note",
-    3: "at the bottom of the author's note",
-    4: "at a depth",
-    5: "at the top of the example messages",
-    6: "at the bottom of the example messages",
-    7: "in an outlet",
-}
+__all__ = ["AT_DEPTH", "DEFAULT_DEPTH", "LOGIC_ORDER", "NULLABLE_FLAGS", "ST_ROLES", "ST_TEMPLATE"]
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-
-# Native fields read into Fabula fields (or dropped as pure editor state).
-_CONSUMED = frozenset(
-    [
-        "uid",
-        "id",
-        "key",
-        "keysecondary",
-        "comment",
-        "name",
-        "title",
-        "content",
-        "constant",
-        "selective",
-        "selectiveLogic",
-        "order",
-        "position",
-        "disable",
-        "enabled",
-        "excludeRecursion",
-        "preventRecursion",
-        "depth",
-        "caseSensitive",
-        "matchWholeWords",
-        "probability",
-        "useProbability",
-        "role",
-        "displayIndex",
-        "addMemo",
-        "useRegex",
-        "fabula",
-    ]
+_IGNORED_SECONDARY = (
+    "'selective' is off, so SillyTavern ignored its secondary keys; Fabula applies them"
 )
-# What a fresh SillyTavern entry holds; leftovers equal to these are not worth keeping.
-ST_DEFAULTS: dict[str, Any] = {
-    "vectorized": False,
-    "group": "",
-    "groupOverride": False,
-    "groupWeight": 100,
-    "scanDepth": None,
-    "useGroupScoring": None,
-    "automationId": "",
-    "sticky": 0,
-    "cooldown": 0,
-    "delay": 0,
-    "delayUntilRecursion": False,
-}
-_STASHED = ("role", "apiRole", "section", "tags", "folderId", "conditions", "conditionLogic")
+_ENTRY_KEYS = frozenset(f.alias or n for n, f in Entry.model_fields.items()) | {"stExtensions"}
 
 
 # --- import ------------------------------------------------------------------------------
@@ -167,12 +124,12 @@ def read_lorebook(
     ids = ids or IdAllocator()
     folders, folder_of = _read_folders(data, warnings)
     entries: list[Entry] = []
-    for label, raw in items:
+    for index, (label, raw) in enumerate(items):
         where = f"entries[{label}]"
         if not isinstance(raw, Mapping):
             warnings.append(f"{where}: expected an object, got {json_type(raw)}; skipped")
             continue
-        entry = _read_entry(raw, where, Coercer(warnings), ids)
+        entry = _read_entry(raw, index, where, Coercer(warnings), ids)
         if entry is None:
             continue
         uid = raw.get("uid", raw.get("id", label))
@@ -214,37 +171,11 @@ def _read_folders(
     return folders, folder_of
 
 
-def _flatten(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """One entry in native World Info naming, whichever shape it came in."""
-    if "keys" not in raw and "insertion_order" not in raw and "secondary_keys" not in raw:
-        return dict(raw)
-    # character_book: SillyTavern keeps its own fields in snake_case under `extensions`.
-    extensions = raw.get("extensions")
-    flat = {to_camel(k): v for k, v in extensions.items()} if isinstance(extensions, dict) else {}
-    renames = {
-        "keys": "key",
-        "secondary_keys": "keysecondary",
-        "insertion_order": "order",
-        "case_sensitive": "caseSensitive",
-        "use_regex": "useRegex",
-    }
-    for key, value in raw.items():
-        if key in ("extensions", "position"):
-            continue
-        if key == "case_sensitive" and value is None:
-            continue
-        flat[renames.get(key, key)] = value
-    if not isinstance(flat.get("position"), int):
-        flat["position"] = 1 if raw.get("position") == "after_char" else 0
-    if "enabled" in flat and "disable" not in flat:
-        flat["disable"] = flat["enabled"] is False
-    return flat
-
-
 def _read_entry(
-    raw: Mapping[str, Any], where: str, coerce: Coercer, ids: IdAllocator
+    raw: Mapping[str, Any], index: int, where: str, coerce: Coercer, ids: IdAllocator
 ) -> Entry | None:
-    flat = _flatten(raw)
+    book = is_book_entry(raw)
+    flat = book_entry_to_native(raw, index) if book else dict(raw)
     stash = flat.get("fabula") if isinstance(flat.get("fabula"), Mapping) else None
     keywords = coerce.strings(flat.get("key"), f"{where}.key")
     secondary = coerce.strings(flat.get("keysecondary"), f"{where}.keysecondary")
@@ -261,6 +192,7 @@ def _read_entry(
         "enabled": not coerce.flag(flat.get("disable"), f"{where}.disable", False),
         "keywords": keywords,
         "secondaryKeywords": secondary,
+        "secondaryKeywordLogic": _logic(flat.get("selectiveLogic"), coerce, where),
         "preventRecursion": _flag(flat, "preventRecursion", coerce, where),
         "excludeRecursion": _flag(flat, "excludeRecursion", coerce, where),
         "caseSensitive": _flag(flat, "caseSensitive", coerce, where),
@@ -268,18 +200,14 @@ def _read_entry(
     }
     if coerce.flag(flat.get("constant"), f"{where}.constant", False):
         fields["section"] = "system-presets"
-    selective = coerce.flag(flat.get("selective"), f"{where}.selective", True)
-    if selective or secondary:
-        fields["secondaryKeywordLogic"] = _logic(flat.get("selectiveLogic"), coerce, where)
-    if secondary and not selective and not stash:
-        coerce.warn(
-            f"{label}: 'selective' is off, so SillyTavern ignored its secondary keys; "
-            "Fabula applies them"
-        )
-    _placement(flat, fields, extra, coerce, where, label)
-    _probability(flat, extra, coerce, where, label)
-    if _flag(flat, "useRegex", coerce, where):
-        coerce.warn(f"{label}: regex keys are matched as plain words in Fabula")
+    _originals(flat, fields, extra, coerce, where)
+    if book and "enabled" not in raw:
+        coerce.warn(f"{label}: no 'enabled' flag; disabled, as SillyTavern reads it")
+    if extra.get("selective") is False and secondary and not stash:
+        coerce.warn(f"{label}: {_IGNORED_SECONDARY}")
+    restored = stash and stash.get("section", "chat-history") != "chat-history"
+    _placement(flat, fields, extra, coerce, where, "" if restored else label)
+    _probability(flat, extra, coerce, label)
     if not stash and any(k.startswith("/") and k.rfind("/") > 0 for k in keywords):
         coerce.warn(f"{label}: a /regex/ key is matched as plain text in Fabula")
     _flag_unmapped(extra, coerce, label)
@@ -288,8 +216,30 @@ def _read_entry(
     return _build_entry(fields, stash, ids, coerce, label)
 
 
+def _originals(
+    flat: dict[str, Any], fields: dict[str, Any], extra: dict[str, Any], coerce: Coercer, where: str
+) -> None:
+    """Keep what SillyTavern reads that Fabula's fields cannot say, for the export to give back:
+    a ``null`` flag ("use my global setting"), ``selective: false``, the comment behind a name
+    Fabula made up."""
+    for key in NULLABLE_FLAGS:
+        if flat.get(key) is None:
+            extra[key] = None
+    if not coerce.flag(flat.get("selective"), f"{where}.selective", True):
+        extra["selective"] = False
+    comment = flat.get("comment")
+    original = comment if isinstance(comment, str) else ""
+    if original != fields["name"]:
+        extra["comment"] = original
+
+
 def _flag(flat: dict[str, Any], key: str, coerce: Coercer, where: str) -> bool:
     return coerce.flag(flat.get(key), f"{where}.{key}", False)
+
+
+def derived_name(comment: str, keywords: list[str]) -> str:
+    """The name Fabula gives an entry whose comment is ``comment`` (its first keyword if blank)."""
+    return comment.strip() or (keywords[0] if keywords else "")
 
 
 def _entry_name(flat: dict[str, Any], keywords: list[str], coerce: Coercer, where: str) -> str:
@@ -326,30 +276,33 @@ def _placement(
     where: str,
     label: str,
 ) -> None:
-    """SillyTavern position/depth/role → Fabula depth and apiRole; the rest kept for export."""
+    """SillyTavern position/depth/role → Fabula depth and apiRole; the rest kept for export.
+
+    An empty ``label`` keeps quiet about the position (an entry Fabula exported itself).
+    """
     position = coerce.integer(flat.get("position"), f"{where}.position")
     depth = coerce.integer(flat.get("depth"), f"{where}.depth")
     role = _st_role(flat.get("role"))
     if position == AT_DEPTH:
         if depth is None or depth < 0:
             if depth is not None:
-                coerce.warn(f"{label}: depth {depth} is negative; using {DEFAULT_DEPTH}")
+                coerce.warn(f"{label or where}: depth {depth} is negative; using {DEFAULT_DEPTH}")
             depth = DEFAULT_DEPTH
         fields["depth"] = depth
         fields["apiRole"] = ST_ROLES[role]
         return
     if position not in (None, 0):
         extra["position"] = position
-        if position != 1:
-            where = _POSITIONS.get(position, f"at position {position}")
+        if position != 1 and label:
+            where = POSITIONS.get(position, f"at position {position}")
             coerce.warn(
                 f"{label}: SillyTavern inserts it {where}; "
                 "Fabula sends it with the other triggered entries"
             )
     if depth is not None and depth != DEFAULT_DEPTH:
         extra["depth"] = depth
-    if role:
-        extra["role"] = role
+    if role or ("role" in flat and flat["role"] is None):
+        extra["role"] = role or None  # null, as some SillyTavern versions save it
 
 
 def _st_role(value: Any) -> int:
@@ -360,15 +313,15 @@ def _st_role(value: Any) -> int:
     return 0
 
 
-def _probability(
-    flat: dict[str, Any], extra: dict[str, Any], coerce: Coercer, where: str, label: str
-) -> None:
-    chance = flat.get("probability")
-    use = coerce.flag(flat.get("useProbability"), f"{where}.useProbability", True)
-    if chance is None or isinstance(chance, bool) or not isinstance(chance, int | float):
-        return
-    if use and chance < 100:
+def _probability(flat: dict[str, Any], extra: dict[str, Any], coerce: Coercer, label: str) -> None:
+    """Keep the probability as SillyTavern has it, even switched off; warn where it bites."""
+    chance = flat.get("probability", 100)
+    use = flat.get("useProbability", True)
+    if chance != 100 or isinstance(chance, bool):
         extra["probability"] = chance
+    if use is not True:
+        extra["useProbability"] = use
+    if use and isinstance(chance, int | float) and not isinstance(chance, bool) and chance < 100:
         extra["useProbability"] = True
         coerce.warn(
             f"{label}: SillyTavern fires it {chance:g}% of the time; Fabula fires it every time"
@@ -376,18 +329,25 @@ def _probability(
 
 
 def _leftovers(flat: dict[str, Any]) -> dict[str, Any]:
-    return {
-        key: value
-        for key, value in flat.items()
-        if key not in _CONSUMED
-        and value not in (None, False, "", [], {})
-        and not (key in ST_DEFAULTS and value == ST_DEFAULTS[key])
-    }
+    """What Fabula has no field for and SillyTavern would not fill in by itself."""
+    out = {}
+    for key, value in flat.items():
+        if key in CONSUMED_FIELDS:
+            continue
+        if key in ST_TEMPLATE:
+            default = ST_TEMPLATE[key]
+            if (value is None) == (default is None) and value == default:
+                continue
+        elif value in (None, False, "", [], {}):
+            continue
+        out[key] = value
+    return out
 
 
 def _flag_unmapped(extra: dict[str, Any], coerce: Coercer, label: str) -> None:
-    names = sorted(k for k in extra if k not in ("position", "depth", "role", "probability"))
-    names = [k for k in names if k not in ("useProbability", "extensions")]
+    quiet = {"position", "depth", "role", "probability", "useProbability", "extensions"}
+    quiet |= {"selective", "comment", *NULLABLE_FLAGS}
+    names = sorted(k for k, v in extra.items() if k not in quiet and v not in (None, False))
     if names:
         coerce.warn(
             f"{label}: SillyTavern settings with no Fabula equivalent kept in stExtensions: "
@@ -408,7 +368,9 @@ def _build_entry(
     else:
         fields["id"] = ids.allocate(fields["name"])
     if stash:
-        candidate = {**fields, **{k: stash[k] for k in _STASHED if k in stash}}
+        # The Fabula fields SillyTavern has no place for, and the entry's own unknown fields.
+        kept = {k: v for k, v in stash.items() if k in STASHED_FIELDS or k not in _ENTRY_KEYS}
+        candidate = {**fields, **kept}
         try:
             return Entry.model_validate(candidate)
         except ValidationError:

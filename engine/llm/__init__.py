@@ -2,7 +2,9 @@
 
 ``Provider.stream(ChatRequest) -> AsyncIterator[Chunk]``; the last chunk carries ``Usage``.
 Live: ``OpenAICompatProvider``, ``AnthropicProvider``. Offline: ``OfflineProvider``.
-Record and replay: ``RecordingProvider``, ``ReplayProvider`` over a ``Recording``.
+Record and replay: ``RecordingProvider``, ``ReplayProvider`` over a ``Recording``. Scripted
+model turns and request tracing (the game master's CLI and tests): ``ScriptedProvider``,
+``TracingProvider``.
 
 The two live providers are imported on first use: the SDKs take about two seconds to import,
 which offline and replay sessions (and most tests) never need.
@@ -28,6 +30,7 @@ from engine.llm.recording import (
     ReplayProvider,
     exchange_key,
 )
+from engine.llm.scripted import ScriptedProvider, TracingProvider
 
 __all__ = [
     "DEFAULT_PRICES",
@@ -45,6 +48,8 @@ __all__ = [
     "RecordingProvider",
     "ReplayProvider",
     "RetryPolicy",
+    "ScriptedProvider",
+    "TracingProvider",
     "Usage",
     "exchange_key",
     "stream_with_retries",

@@ -15,7 +15,11 @@ alternating turns, so ``to_anthropic`` reshapes the assembled prompt:
 - ``cache_control: {"type": "ephemeral"}`` marks the last block of the prefix as laid out
   (the last prefix turn block, or the last system block when the prefix holds only system);
 - a conversation must open with a user turn: "[Start]" is put before an opening assistant turn,
-  and "[Continue]" stands in when there is no turn at all.
+  and "[Continue]" stands in when there is no turn at all;
+- tools (engine.llm.tools): an assistant turn's ``tool_calls`` become ``tool_use`` blocks, a
+  ``role="tool"`` result a ``tool_result`` block in a user turn; the last tool definition is
+  marked too, and ``cache_tail`` marks the last block, so each call of a tool loop reads the
+  previous call's prompt from cache.
 
 Sampling: temperature is clamped to Anthropic's [0, 1]; top_p is sent only below 1 and top_k
 only above 0 (their neutral values), so the common defaults never clash on models that refuse
@@ -26,17 +30,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncGenerator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import anthropic
 from anthropic.types import (
-    AssistantMessageParam,
     MessageParam,
     RawContentBlockDeltaEvent,
+    RawContentBlockStartEvent,
+    RawContentBlockStopEvent,
     RawMessageDeltaEvent,
     RawMessageStartEvent,
     TextBlockParam,
-    UserMessageParam,
 )
 
 from engine.llm.base import (
@@ -53,6 +57,13 @@ from engine.llm.base import (
 )
 from engine.llm.pricing import PriceTable
 from engine.llm.sdk import SDKProvider
+from engine.llm.tools import (
+    EPHEMERAL,
+    AnthropicToolUse,
+    anthropic_blocks,
+    anthropic_tool_choice,
+    anthropic_tools,
+)
 from engine.session import Message
 
 if TYPE_CHECKING:
@@ -60,7 +71,12 @@ if TYPE_CHECKING:
 
 START_TURN = "[Start]"
 CONTINUE_TURN = "[Continue]"
-_FINISH_REASONS = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
+_FINISH_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "tool_use": "tool_calls",
+}
 # Error events inside a 200 stream carry a type instead of a status.
 _ERROR_EVENT_STATUS = {
     "overloaded_error": 529,
@@ -130,7 +146,7 @@ class AnthropicProvider(SDKProvider[anthropic.AsyncAnthropic]):
 
     async def _attempt(self, request: ChatRequest) -> AsyncGenerator[Chunk, None]:
         model = request.model or self.model
-        system, messages = to_anthropic(request.messages, request.breakpoint)
+        system, messages = to_anthropic(request.messages, request.breakpoint, request.cache_tail)
         stream = await self.client.messages.create(
             model=model,
             max_tokens=request.max_tokens or self.default_max_tokens,
@@ -139,39 +155,76 @@ class AnthropicProvider(SDKProvider[anthropic.AsyncAnthropic]):
             stop_sequences=request.stop or anthropic.omit,
             stream=True,
             extra_body=sampling(request) or None,
+            **_tool_options(request),
         )
-        usage = Usage()
-        finish_reason: str | None = None
+        reader = _EventReader()
         try:
             async for event in stream:
-                if isinstance(event, RawContentBlockDeltaEvent):
-                    if event.delta.type == "text_delta" and event.delta.text:
-                        yield Chunk(text=event.delta.text)
-                elif isinstance(event, RawMessageStartEvent):
-                    start = event.message.usage
-                    usage = Usage(
-                        input_tokens=start.input_tokens,
-                        output_tokens=start.output_tokens,
-                        cache_read_tokens=start.cache_read_input_tokens or 0,
-                        cache_write_tokens=start.cache_creation_input_tokens or 0,
-                    )
-                elif isinstance(event, RawMessageDeltaEvent):
-                    # message_delta counts are cumulative: they replace message_start's.
-                    delta = event.usage
-                    usage.output_tokens = delta.output_tokens
-                    if delta.input_tokens is not None:
-                        usage.input_tokens = delta.input_tokens
-                    if delta.cache_read_input_tokens is not None:
-                        usage.cache_read_tokens = delta.cache_read_input_tokens
-                    if delta.cache_creation_input_tokens is not None:
-                        usage.cache_write_tokens = delta.cache_creation_input_tokens
-                    if event.delta.stop_reason:
-                        reason = event.delta.stop_reason
-                        finish_reason = _FINISH_REASONS.get(reason, reason)
+                chunk = reader.read(event)
+                if chunk is not None:
+                    yield chunk
         finally:
             await stream.close()
-        usage.cost = self.prices.cost(usage, model)
-        yield Chunk(usage=usage, finish_reason=finish_reason)
+        reader.usage.cost = self.prices.cost(reader.usage, model)
+        yield Chunk(usage=reader.usage, finish_reason=reader.finish_reason)
+
+
+class _EventReader:
+    """Reads one stream's events: text and finished tool calls out, usage and stop kept."""
+
+    def __init__(self) -> None:
+        self.usage = Usage()
+        self.finish_reason: str | None = None
+        self.calls = AnthropicToolUse()
+
+    def read(self, event: object) -> Chunk | None:
+        if isinstance(event, RawContentBlockDeltaEvent):
+            if event.delta.type == "text_delta" and event.delta.text:
+                return Chunk(text=event.delta.text)
+            if event.delta.type == "input_json_delta":
+                self.calls.delta(event.index, event.delta.partial_json)
+        elif isinstance(event, RawContentBlockStartEvent):
+            block = event.content_block
+            if block.type == "tool_use":
+                self.calls.start(event.index, block.id, block.name)
+        elif isinstance(event, RawContentBlockStopEvent):
+            call = self.calls.stop(event.index)
+            return Chunk(tool_calls=[call]) if call is not None else None
+        elif isinstance(event, RawMessageStartEvent):
+            start = event.message.usage
+            self.usage = Usage(
+                input_tokens=start.input_tokens,
+                output_tokens=start.output_tokens,
+                cache_read_tokens=start.cache_read_input_tokens or 0,
+                cache_write_tokens=start.cache_creation_input_tokens or 0,
+            )
+        elif isinstance(event, RawMessageDeltaEvent):
+            self.message_delta(event)
+        return None
+
+    def message_delta(self, event: RawMessageDeltaEvent) -> None:
+        # message_delta counts are cumulative: they replace message_start's.
+        delta, usage = event.usage, self.usage
+        usage.output_tokens = delta.output_tokens
+        if delta.input_tokens is not None:
+            usage.input_tokens = delta.input_tokens
+        if delta.cache_read_input_tokens is not None:
+            usage.cache_read_tokens = delta.cache_read_input_tokens
+        if delta.cache_creation_input_tokens is not None:
+            usage.cache_write_tokens = delta.cache_creation_input_tokens
+        if event.delta.stop_reason:
+            reason = event.delta.stop_reason
+            self.finish_reason = _FINISH_REASONS.get(reason, reason)
+
+
+def _tool_options(request: ChatRequest) -> dict[str, Any]:
+    """``tools`` and ``tool_choice`` in Anthropic's shape, when the request offers tools."""
+    if not request.tools:
+        return {}
+    options: dict[str, Any] = {"tools": anthropic_tools(request.tools)}
+    if request.tool_choice is not None:
+        options["tool_choice"] = anthropic_tool_choice(request.tool_choice)
+    return options
 
 
 def sampling(request: ChatRequest) -> dict[str, object]:
@@ -187,7 +240,7 @@ def sampling(request: ChatRequest) -> dict[str, object]:
 
 
 def to_anthropic(
-    messages: Sequence[Message], breakpoint: int | None
+    messages: Sequence[Message], breakpoint: int | None, cache_tail: bool = False
 ) -> tuple[list[TextBlockParam], list[MessageParam]]:
     """Split a prompt into Anthropic's ``system`` blocks and alternating turns (see module doc)."""
     if breakpoint is None:
@@ -195,45 +248,47 @@ def to_anthropic(
     else:
         prefix_end = max(0, min(breakpoint, len(messages)))
     system: list[TextBlockParam] = []
-    turns: list[tuple[str, list[TextBlockParam]]] = []
-    last_prefix_turn_block: TextBlockParam | None = None
+    turns: list[tuple[str, list[dict[str, Any]]]] = []
+    last_prefix_turn_block: dict[str, Any] | None = None
     for index, message in enumerate(messages):
-        if not message.content.strip():
-            continue
         in_prefix = index < prefix_end
         if message.role == "system" and in_prefix:
-            system.append({"type": "text", "text": message.content})
+            if message.content.strip():
+                system.append({"type": "text", "text": message.content})
             continue
         role = "assistant" if message.role == "assistant" else "user"
         text = message.content
-        if message.role == "system":
+        if message.role == "system" and text.strip():
             text = f"<system>\n{text}\n</system>"
-        block: TextBlockParam = {"type": "text", "text": text}
+        blocks = anthropic_blocks(message, text)
+        if not blocks:
+            continue
         if turns and turns[-1][0] == role:
-            turns[-1][1].append(block)
+            turns[-1][1].extend(blocks)
         else:
-            turns.append((role, [block]))
+            turns.append((role, blocks))
         if in_prefix:
-            last_prefix_turn_block = block
+            last_prefix_turn_block = blocks[-1]
     if breakpoint is not None and prefix_end > 0:
         marked = last_prefix_turn_block or (system[-1] if system else None)
         if marked is not None:
             marked["cache_control"] = {"type": "ephemeral"}
+    if cache_tail and turns:
+        turns[-1][1][-1]["cache_control"] = dict(EPHEMERAL)
+    return system, _alternating(turns)
+
+
+def _alternating(turns: list[tuple[str, list[dict[str, Any]]]]) -> list[MessageParam]:
+    """The turns as the API wants them: opening with the user's, no trailing prefill space."""
     if not turns:
         turns.append(("user", [{"type": "text", "text": CONTINUE_TURN}]))
     elif turns[0][0] == "assistant":
         turns.insert(0, ("user", [{"type": "text", "text": START_TURN}]))
-    if turns[-1][0] == "assistant":
+    last = turns[-1][1][-1]
+    if turns[-1][0] == "assistant" and last["type"] == "text":
         # A final assistant turn is a prefill, which the API refuses with trailing whitespace.
-        last = turns[-1][1][-1]
         last["text"] = last["text"].rstrip()
-    return system, [_turn(role, blocks) for role, blocks in turns]
-
-
-def _turn(role: str, blocks: list[TextBlockParam]) -> MessageParam:
-    if role == "assistant":
-        return AssistantMessageParam(role="assistant", content=blocks)
-    return UserMessageParam(role="user", content=blocks)
+    return [cast(MessageParam, {"role": r, "content": b}) for r, b in turns]
 
 
 def classify_error(exc: Exception) -> ProviderError:

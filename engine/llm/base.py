@@ -1,9 +1,10 @@
 """The provider contract: requests, chunks, usage, errors and the shared retry loop.
 
-Architecture "LLM providers": ``Provider.stream(request)`` yields text ``Chunk`` s and ends with
-one carrying ``Usage``. A failure before the first token is retried with exponential backoff
-(408, 429, 5xx, connection errors, a first token that never comes); after the first token it
-is raised at once, because half a reply was already shown to the player.
+Architecture "LLM providers": ``Provider.stream(request)`` yields text ``Chunk`` s (and, when the
+request offers tools, complete tool calls) and ends with one carrying ``Usage``. A failure before
+the first token is retried with exponential backoff (408, 429, 5xx, connection errors, a first
+token that never comes); after the first token or tool call it is raised at once, because half
+a reply was already handed on.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from engine.session import Message
+from engine.session import Message, ToolCall
 from engine.world import Settings
 
 RETRYABLE_STATUSES = frozenset({408, 409, 429})
@@ -48,6 +49,12 @@ class ChatRequest:
     # What the player typed this turn; never sent to an API. The offline narrator answers it,
     # since the prompt's last user message may be a creator's post-history entry instead.
     player_text: str | None = None
+    # Tool calling: provider-neutral schemas {name, description, parameters}; tool_choice is
+    # "auto", "none" or {"name": ...} (that tool is forced). cache_tail also caches up to the
+    # last message, so each further call of a tool loop reads the previous one from cache.
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: str | dict[str, str] | None = None
+    cache_tail: bool = False
 
     @classmethod
     def from_settings(
@@ -93,6 +100,16 @@ class Usage:
     def prompt_tokens(self) -> int:
         return self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
 
+    def plus(self, other: Usage) -> Usage:
+        """Both calls together (a tool loop's usage is the sum of its calls)."""
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cache_read_tokens=self.cache_read_tokens + other.cache_read_tokens,
+            cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens,
+            cost=self.cost + other.cost,
+        )
+
     def to_dict(self) -> dict[str, int | float]:
         return {
             "input_tokens": self.input_tokens,
@@ -121,12 +138,14 @@ class Usage:
 
 @dataclass(frozen=True)
 class Chunk:
-    """A piece of a streamed reply; the last one carries ``usage`` and ``finish_reason``."""
+    """A piece of a streamed reply; the last one carries ``usage`` and ``finish_reason``.
+    ``tool_calls`` holds calls whose streaming finished, complete with their arguments."""
 
     text: str = ""
     usage: Usage | None = None
     choices: list[str] | None = None  # suggested actions (offline provider)
     finish_reason: str | None = None
+    tool_calls: list[ToolCall] | None = None
 
 
 @runtime_checkable
@@ -285,7 +304,7 @@ Classify = Callable[[Exception], ProviderError]
 async def stream_with_retries(
     attempt: Attempt, classify: Classify, policy: RetryPolicy
 ) -> AsyncIterator[Chunk]:
-    """Stream ``attempt()``, retrying it while no text has been yielded.
+    """Stream ``attempt()``, retrying it while no text or tool call has been yielded.
 
     ``classify`` turns whatever an attempt raises into a ``ProviderError``; an error that is
     not retryable, or any error after the first text chunk, is raised at once.
@@ -314,7 +333,7 @@ async def stream_with_retries(
                     error.__cause__ = exc
                 if error is not None or chunk is None:
                     break
-                started = started or bool(chunk.text)
+                started = started or bool(chunk.text or chunk.tool_calls)
                 yield chunk
         finally:
             await chunks.aclose()

@@ -4,7 +4,8 @@ Uses the official ``openai`` SDK with its own retries off; ``stream_with_retries
 only before the first token. The SDK sends the request and raises HTTP errors; the event stream
 is read raw and decoded with ``json.loads`` (engine.llm.sse), since a pydantic chunk model per
 token was most of the relay's CPU. These endpoints cache prompt prefixes by themselves, so the
-request's breakpoint is not sent; the cached share comes back as ``cached_tokens``.
+request's breakpoint is not sent; the cached share comes back as ``cached_tokens``. Tool calls
+(engine.llm.tools) stream as ``delta.tool_calls`` pieces and are yielded whole, once complete.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import AsyncGenerator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import urlparse
 
 import openai
@@ -34,6 +35,7 @@ from engine.llm.base import (
 from engine.llm.pricing import PriceTable
 from engine.llm.sdk import SDKProvider
 from engine.llm.sse import iter_events
+from engine.llm.tools import OpenAIToolCalls, openai_message, openai_tool_choice, openai_tools
 
 if TYPE_CHECKING:
     import httpx2
@@ -113,7 +115,9 @@ class OpenAICompatProvider(SDKProvider[openai.AsyncOpenAI]):
         max_tokens = _given(request.max_tokens)
         response = self.client.chat.completions.with_streaming_response.create(
             model=model,
-            messages=[to_openai_message(m.role, m.content) for m in request.messages],
+            messages=[
+                cast("ChatCompletionMessageParam", openai_message(m)) for m in request.messages
+            ],
             stream=True,
             stream_options={"include_usage": True},
             temperature=_given(request.temperature),
@@ -126,32 +130,70 @@ class OpenAICompatProvider(SDKProvider[openai.AsyncOpenAI]):
             max_tokens=omit if self.official else max_tokens,
             response_format={"type": "json_object"} if request.structured_output else omit,
             extra_body=self.extra_body(request) or None,
+            **_tool_options(request),
         )
-        usage = Usage()
-        finish_reason: str | None = None
-        done = False
+        reader = _StreamReader()
         async with response as raw:
             async for event in iter_events(raw.iter_bytes()):
-                # After [DONE] the body is still read to its end, so the connection is reused.
-                if done or event.data.startswith("[DONE]"):
-                    done = True
-                    continue
-                data = json.loads(event.data)
-                if not isinstance(data, dict):
-                    continue
-                if data.get("error"):
-                    raise stream_error(data["error"])
-                if data.get("usage"):
-                    usage = usage_from_openai(data["usage"])
-                for choice in data.get("choices") or ():
-                    if choice.get("index", 0) != 0:
-                        continue
-                    finish_reason = choice.get("finish_reason") or finish_reason
-                    content = (choice.get("delta") or {}).get("content")
-                    if content:
-                        yield Chunk(text=content)
-        usage.cost = self.prices.cost(usage, model)
-        yield Chunk(usage=usage, finish_reason=finish_reason)
+                for chunk in reader.read(event.data):
+                    yield chunk
+        rest = reader.calls.finish()
+        if rest:
+            yield Chunk(tool_calls=rest)
+        reader.usage.cost = self.prices.cost(reader.usage, model)
+        yield Chunk(usage=reader.usage, finish_reason=reader.finish_reason)
+
+
+class _StreamReader:
+    """Reads one stream's events: text and complete tool calls out, usage and finish kept."""
+
+    def __init__(self) -> None:
+        self.usage = Usage()
+        self.finish_reason: str | None = None
+        self.calls = OpenAIToolCalls()
+        self.done = False
+
+    def read(self, payload: str) -> list[Chunk]:
+        # After [DONE] the body is still read to its end, so the connection is reused.
+        if self.done or payload.startswith("[DONE]"):
+            self.done = True
+            return []
+        data = json.loads(payload)
+        if not isinstance(data, dict):
+            return []
+        if data.get("error"):
+            raise stream_error(data["error"])
+        if data.get("usage"):
+            self.usage = usage_from_openai(data["usage"])
+        out: list[Chunk] = []
+        for choice in data.get("choices") or ():
+            if choice.get("index", 0) != 0:
+                continue
+            self.finish_reason = choice.get("finish_reason") or self.finish_reason
+            out += _choice_chunks(choice, self.calls)
+        return out
+
+
+def _choice_chunks(choice: dict[str, Any], calls: OpenAIToolCalls) -> list[Chunk]:
+    """A streamed choice's text, and the tool calls it shows to be complete."""
+    delta = choice.get("delta") or {}
+    out = [Chunk(text=delta["content"])] if delta.get("content") else []
+    complete = calls.feed(delta.get("tool_calls") or ())
+    if choice.get("finish_reason"):
+        complete += calls.finish()
+    if complete:
+        out.append(Chunk(tool_calls=complete))
+    return out
+
+
+def _tool_options(request: ChatRequest) -> dict[str, Any]:
+    """``tools`` and ``tool_choice`` in OpenAI's shape, when the request offers tools."""
+    if not request.tools:
+        return {}
+    options: dict[str, Any] = {"tools": openai_tools(request.tools)}
+    if request.tool_choice is not None:
+        options["tool_choice"] = openai_tool_choice(request.tool_choice)
+    return options
 
 
 def to_openai_message(role: str, content: str) -> ChatCompletionMessageParam:

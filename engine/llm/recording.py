@@ -7,7 +7,9 @@ can be exported and replayed as a demo that spends no tokens.
 
 An exchange is keyed by the SHA-256 of the canonical JSON of the request's messages and its
 ``model`` field as given (empty when the provider's own model was meant), so the key does not
-depend on which provider answers.
+depend on which provider answers. A request that offers tools adds their names and the tool
+choice to the key (the messages carry the tool calls and results), and an exchange keeps the
+tool calls the model made, so a game master's tool loop replays call for call.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from engine.llm.base import ChatRequest, Chunk, Provider, Usage
 from engine.llm.offline import OfflineProvider
+from engine.session import ToolCall
 
 RECORDING_FORMAT = "fabula-recording"
 RECORDING_VERSION = 1
@@ -27,8 +30,15 @@ RECORDING_VERSION = 1
 
 def exchange_key(request: ChatRequest) -> str:
     """The key of ``request`` in a recording."""
+    keyed: dict[str, Any] = {
+        "messages": [m.to_dict() for m in request.messages],
+        "model": request.model,
+    }
+    if request.tools:
+        keyed["tools"] = [tool.get("name") for tool in request.tools]
+        keyed["tool_choice"] = request.tool_choice
     canonical = json.dumps(
-        {"messages": [m.to_dict() for m in request.messages], "model": request.model},
+        keyed,
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),
@@ -38,32 +48,38 @@ def exchange_key(request: ChatRequest) -> str:
 
 @dataclass
 class Exchange:
-    """One recorded reply: its text chunks as streamed, suggestions, usage and finish reason."""
+    """One recorded reply: its text chunks as streamed, suggestions, tool calls, usage and
+    finish reason."""
 
     chunks: list[str] = field(default_factory=list)
     choices: list[str] | None = None
     usage: Usage = field(default_factory=Usage)
     finish_reason: str | None = None
+    tool_calls: list[ToolCall] = field(default_factory=list)
 
     @property
     def text(self) -> str:
         return "".join(self.chunks)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "chunks": list(self.chunks),
             "choices": list(self.choices) if self.choices is not None else None,
             "usage": self.usage.to_dict(),
             "finish_reason": self.finish_reason,
         }
+        if self.tool_calls:
+            data["tool_calls"] = [call.to_dict() for call in self.tool_calls]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Exchange:
-        """Read an exchange; non-text chunks and choices are dropped, not fatal."""
+        """Read an exchange; non-text chunks, choices and tool calls are dropped, not fatal."""
         chunks = data.get("chunks")
         choices = data.get("choices")
         usage = data.get("usage")
         finish = data.get("finish_reason")
+        calls = data.get("tool_calls")
         return cls(
             chunks=[c for c in chunks if isinstance(c, str)] if isinstance(chunks, list) else [],
             choices=[c for c in choices if isinstance(c, str)]
@@ -71,6 +87,9 @@ class Exchange:
             else None,
             usage=Usage.from_dict(usage if isinstance(usage, dict) else None),
             finish_reason=finish if isinstance(finish, str) else None,
+            tool_calls=[ToolCall.from_dict(c) for c in calls if isinstance(c, dict)]
+            if isinstance(calls, list)
+            else [],
         )
 
 
@@ -153,6 +172,8 @@ class RecordingProvider:
                 exchange.chunks.append(chunk.text)
             if chunk.choices is not None:
                 exchange.choices = list(chunk.choices)
+            if chunk.tool_calls:
+                exchange.tool_calls.extend(chunk.tool_calls)
             if chunk.usage is not None:
                 exchange.usage = chunk.usage
             if chunk.finish_reason is not None:
@@ -183,6 +204,8 @@ class ReplayProvider:
             return
         for text in exchange.chunks:
             yield Chunk(text=text)
+        if exchange.tool_calls:
+            yield Chunk(tool_calls=list(exchange.tool_calls))
         if exchange.choices is not None:
             yield Chunk(choices=list(exchange.choices))
         yield Chunk(usage=Usage(), finish_reason=exchange.finish_reason)

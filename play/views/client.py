@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from engine.world import GameComponent, WorldDefinition
+from play import gm
 from play.models import Session
 from play.narrator import narrator
 from studio.assets import resolve_asset_url
@@ -38,7 +39,8 @@ def client_config(session: Session, world: WorldDefinition) -> dict[str, Any]:
         "customUiUrl": reverse("play:sandbox", args=[session.pk]) if has_custom_ui else None,
         "sessionListUrl": reverse("play:session_list") if not session.is_guest else None,
         "narrator": narrator(session, world),
-        "strings": client_strings(),
+        "gameMaster": gm.client_config(session, world),
+        "strings": {**client_strings(), **gm.client_strings()},
     }
 
 

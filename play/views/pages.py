@@ -13,7 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from play.csp import embeds_sandbox
 from play.errors import PlayError
-from play.forms import SessionPersonaForm, StartSessionForm
+from play.forms import SessionPersonaForm, StartSessionForm, character_form
+from play.gm import set_character, version_characters
 from play.history import recent_messages
 from play.models import Session
 from play.personas import set_session_persona
@@ -81,7 +82,8 @@ def start(request: HttpRequest, version_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect("play:preview", version_id)
     version = get_version_for_user(request.user, version_id)
-    form = StartSessionForm(request.POST or None, user=request.user)
+    characters = version_characters(version)
+    form = StartSessionForm(request.POST or None, user=request.user, characters=characters)
     if request.method == "POST" and form.is_valid():
         try:
             session = start_session(
@@ -90,6 +92,7 @@ def start(request: HttpRequest, version_id: int) -> HttpResponse:
                 persona=form.cleaned_data["persona"],
                 mode=form.cleaned_data["mode"],
             )
+            set_character(session, form.cleaned_data.get("character"))
         except PlayError as exc:
             form.add_error(None, exc.message)
         else:
@@ -104,11 +107,13 @@ def preview(request: HttpRequest, version_id: int) -> HttpResponse:
     version = get_version_for_user(None, version_id)
     if request.user.is_authenticated:
         return redirect("play:start", version.pk)
-    if request.method == "POST":
+    form = character_form(request.POST if request.method == "POST" else None, version)
+    if request.method == "POST" and form.is_valid():
         request.session.set_expiry(0)  # the preview ends when the browser closes
         session = start_guest_preview(version, guest_key(request), timezone.now())
+        set_character(session, form.cleaned_data.get("character"))
         return redirect("play:session", session.pk)
-    return render(request, "play/preview.html", {"version": version})
+    return render(request, "play/preview.html", {"version": version, "form": form})
 
 
 @require_POST

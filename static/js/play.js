@@ -102,6 +102,58 @@
     (last && last.tagName === "P" ? last : body).appendChild(el("span", "caret"));
   }
 
+  // The browser's time zone: a game-master character's daily quota ends at the player's midnight.
+  function zoneQuery() {
+    try {
+      var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      return zone ? "?tz=" + encodeURIComponent(zone) : "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  // "{key}" in a translated string replaced by a value taken literally (no "$&" patterns).
+  function fill(template, key, value) {
+    return String(template).replace("{" + key + "}", function () { return String(value); });
+  }
+
+  // What a game-master action cost, summed over its tool loop (cache reads included).
+  function costLine(root, usage) {
+    var line = t(root, "gmCost", "{input} in · {cached} cached · {output} out · ${cost}");
+    line = fill(line, "input", Number(usage.input_tokens) || 0);
+    line = fill(line, "cached", Number(usage.cache_read_tokens) || 0);
+    line = fill(line, "output", Number(usage.output_tokens) || 0);
+    return fill(line, "cost", (Number(usage.cost) || 0).toFixed(4));
+  }
+
+  function jsonText(value) {
+    try { return JSON.stringify(value, null, 1); } catch (err) { return String(value); }
+  }
+
+  // "What the engine did": the tools the master called and their results. The server sends
+  // them only to the world's creator (play.gm.shows_engine_trace); all of it goes in as text.
+  function engineTrace(root, tools) {
+    var box = el("details", "msg-trace");
+    box.appendChild(el("summary", null, t(root, "gmEngineDid", "What the engine did")));
+    var list = el("ol", "msg-trace-list");
+    tools.forEach(function (call) {
+      if (!call || typeof call !== "object") return;
+      var item = el("li", call.ok ? "trace-ok" : "trace-refused");
+      var head = el("p", "trace-head");
+      head.appendChild(el("code", "trace-name", call.name));
+      if (!call.ok) {
+        head.appendChild(el("span", "trace-flag", " " + t(root, "gmToolFailed", "refused") +
+          (call.error ? ": " + call.error : "")));
+      }
+      item.appendChild(head);
+      item.appendChild(el("pre", "trace-args", jsonText(call.arguments || {})));
+      item.appendChild(el("pre", "trace-result", jsonText(call.result || {})));
+      list.appendChild(item);
+    });
+    box.appendChild(list);
+    return box;
+  }
+
   function same(a, b) {
     try {
       return JSON.stringify(a) === JSON.stringify(b);
@@ -160,7 +212,17 @@
       chat: this.q("[data-chat]"),
       uiToggle: this.q("[data-toggle-ui]"),
       quotaNotice: this.q("[data-quota-notice]"),
+      gmRolls: this.q("[data-gm-rolls]"),
+      gmCheck: this.q("[data-gm-check]"),
+      gmCheckText: this.q("[data-gm-check-text]"),
+      gmRoll: this.q("[data-gm-roll]"),
+      gmScene: this.q("[data-gm-scene]"),
+      gmPlace: this.q("[data-gm-place]"),
+      gmWays: this.q("[data-gm-ways]"),
+      gmPoints: this.q("[data-gm-points]"),
     };
+    this.gmPending = null; // the check a game-master turn waits on (check-pending / scene)
+    this.gmRollFresh = false; // a roll-result came for the reply that is starting
     this.draftKey = "fabula.draft." + this.config.sessionId;
     this.setupAudio();
     this.bind();
@@ -196,7 +258,7 @@
     this.setConn(this.everConnected ? "reconnecting" : "connecting");
     var ws;
     try {
-      ws = new WebSocket(scheme + window.location.host + this.config.wsPath);
+      ws = new WebSocket(scheme + window.location.host + this.config.wsPath + zoneQuery());
     } catch (e) {
       this.scheduleReconnect();
       return;
@@ -415,6 +477,7 @@
     this.lastSeq = 0;
     this.choices = [];
     this.renderChoices();
+    this.gmTurnStarted();
     this.renderMessage(message.id);
     this.setStreaming(true);
     this.scrollToBottom(true);
@@ -714,6 +777,15 @@
       bubble.appendChild(el("p", "msg-error", m.error || t(root, "failed", "The narrator failed.")));
     }
     if (m.stopped && !streaming) bubble.appendChild(el("p", "msg-note", t(root, "stopped", "(stopped)")));
+    if (!streaming && m.usage && m.usage.source === "engine") {
+      bubble.appendChild(el("p", "msg-engine", t(root, "gmEngine", "engine · free")));
+    } else if (!streaming && m.role === "assistant" && this.config.gameMaster && m.usage &&
+               (m.usage.input_tokens || m.usage.output_tokens)) {
+      bubble.appendChild(el("p", "msg-cost", costLine(root, m.usage)));
+    }
+    if (!streaming && Array.isArray(m.tools) && m.tools.length) {
+      bubble.appendChild(engineTrace(root, m.tools));
+    }
     if (m.truncated && !streaming) {
       var note = el("p", "msg-note", t(root, "truncated", "This message is long: only its beginning is shown.") + " ");
       note.appendChild(button(t(root, "showAll", "Show all of it"), "show-all", { className: "linklike" }));
@@ -742,7 +814,8 @@
             { icon: "next", disabled: index >= count - 1 || busy }));
           tools.appendChild(nav);
         }
-      } else {
+      } else if (!(m.usage && m.usage.source === "engine")) {
+        // (A game-master engine's reply is decided, not written: nothing to regenerate.)
         var nav2 = el("span", "swipe-nav");
         nav2.appendChild(button(t(root, "swipeLeft", "Previous version"), "swipe-left",
           { icon: "prev", disabled: index <= 0 || busy }));
@@ -1010,6 +1083,109 @@
     });
   };
 
+  // --- game master: the Roll button, the dice breakdown, the place and its ways -----------------
+  // The server decides everything (play.gm); these only show it. World text goes in with
+  // textContent, never as HTML.
+
+  PlayClient.prototype.on_scene = function (frame) {
+    var dom = this.dom;
+    this.gmPending = frame.pending || null;
+    this.renderGmCheck();
+    if (!dom.gmScene) return;
+    var root = this.root;
+    var place = frame.place || {};
+    dom.gmPlace.textContent = String(place.name || "");
+    dom.gmPlace.title = t(root, "gmWhere", "Where you are");
+    var ways = Array.isArray(frame.ways) ? frame.ways : [];
+    dom.gmWays.replaceChildren();
+    ways.forEach(function (w) {
+      var b = el("button", "play-gm-way" + (w.locked ? " is-locked" : ""), String(w.label || w.direction) + " → " + String(w.name || ""));
+      b.type = "button";
+      b.dataset.gmClick = "location:" + String(w.to);
+      b.title = t(root, "gmWays", "Ways on") + (w.locked ? " (" + t(root, "gmLocked", "locked") + ")" : "");
+      dom.gmWays.appendChild(b);
+    });
+    var points = Array.isArray(frame.points) ? frame.points : [];
+    dom.gmPoints.replaceChildren();
+    points.forEach(function (p) {
+      var b = el("button", "play-gm-point", String(p.name || ""));
+      b.type = "button";
+      b.dataset.gmClick = "point:" + String(p.id);
+      b.title = t(root, "gmLook", "Look at") + " " + String(p.name || "");
+      dom.gmPoints.appendChild(b);
+    });
+    dom.gmScene.hidden = false;
+  };
+
+  PlayClient.prototype["on_check-pending"] = function (frame) {
+    this.gmPending = frame;
+    this.renderGmCheck();
+  };
+
+  PlayClient.prototype["on_roll-result"] = function (frame) {
+    this.gmPending = null;
+    this.renderGmCheck();
+    this.gmRollFresh = true;
+    this.renderGmRolls(Array.isArray(frame.rolls) ? frame.rolls : []);
+  };
+
+  // A reply starts: the check it answers is gone; the breakdown stays only for its own roll.
+  PlayClient.prototype.gmTurnStarted = function () {
+    this.gmPending = null;
+    this.renderGmCheck();
+    if (!this.gmRollFresh && this.dom.gmRolls) this.dom.gmRolls.hidden = true;
+    this.gmRollFresh = false;
+  };
+
+  PlayClient.prototype.renderGmCheck = function () {
+    var dom = this.dom;
+    if (!dom.gmCheck) return;
+    var p = this.gmPending;
+    dom.gmCheck.hidden = !p;
+    if (!p) return;
+    var root = this.root;
+    var parts = [fill(t(root, "gmRollFor", "Roll for {check}"), "check", p.label || p.check || p.verb || "")];
+    if (typeof p.dc === "number") parts.push(fill(t(root, "gmDc", "DC {dc}"), "dc", p.dc));
+    if (p.target) parts.push(fill(t(root, "gmAgainst", "against {target}"), "target", p.target));
+    dom.gmCheckText.textContent = parts.join(" · ");
+  };
+
+  PlayClient.prototype.renderGmRolls = function (rolls) {
+    var box = this.dom.gmRolls;
+    if (!box) return;
+    var root = this.root;
+    box.replaceChildren();
+    rolls.forEach(function (r) {
+      var outcome = /^[a-z-]{1,40}$/.test(String(r.outcome)) ? String(r.outcome) : "unknown";
+      var line = el("div", "play-gm-roll-line play-gm-roll--" + outcome);
+      line.dataset.gmOutcome = outcome;
+      line.dataset.gmTotal = String(Number(r.total));
+      function add(node) { // spaced, so a screen reader (and textContent) reads words
+        if (line.childNodes.length) line.appendChild(document.createTextNode(" "));
+        line.appendChild(node);
+      }
+      add(el("span", "play-gm-roll-label", r.label || r.die));
+      var faces = Array.isArray(r.faces) ? r.faces.map(function (f) { return String(Number(f)); }) : [];
+      add(el("span", "play-gm-dice", String(r.die || "") + " [" + faces.join(", ") + "]"));
+      (Array.isArray(r.modifiers) ? r.modifiers : []).forEach(function (m) {
+        var value = Number(m.value) || 0;
+        add(el("span", "play-gm-mod", (value < 0 ? "− " : "+ ") + Math.abs(value) + " " + String(m.label || m.source || "")));
+      });
+      add(el("span", "play-gm-total", "= " + String(Number(r.total))));
+      if (typeof r.dc === "number") add(el("span", "play-gm-vs", "vs " + fill(t(root, "gmDc", "DC {dc}"), "dc", r.dc)));
+      add(el("strong", "play-gm-outcome", r.outcome_label || outcome));
+      box.appendChild(line);
+    });
+    box.hidden = !rolls.length;
+  };
+
+  // A click on a way (go there) or a point (look at it): the engine's board click.
+  PlayClient.prototype.onGmClick = function (event) {
+    var target = event.target.closest("button[data-gm-click]");
+    if (!target || this.streamingId !== null) return;
+    this.sendFrame({ type: "action", action_id: "click:" + target.dataset.gmClick });
+  };
+
   // --- toasts ----------------------------------------------------------------------------------
 
   PlayClient.prototype.toast = function (message, style) {
@@ -1195,6 +1371,8 @@
       });
     }
     if (dom.stop) this.on(dom.stop, "click", function () { self.sendFrame({ type: "stop" }); });
+    if (dom.gmRoll) this.on(dom.gmRoll, "click", function () { self.sendFrame({ type: "roll" }); });
+    if (dom.gmScene) this.on(dom.gmScene, "click", function (e) { self.onGmClick(e); });
     if (dom.checkpointForm) {
       this.on(dom.checkpointForm, "submit", function (e) {
         e.preventDefault();

@@ -74,4 +74,31 @@
     var button = event.target.closest("button[data-refocus]");
     if (button) document.body.dataset.refocus = button.dataset.refocus;
   });
+
+  // Rows of the structured editors (templates/studio/forms/*_rows.html): "+ Add" copies the blank
+  // row of the list's <template> with the next formset index. Without JS the buttons stay hidden:
+  // a blank row is always there, and each save brings a new one.
+  function showAddButtons(root) {
+    if (!root || !root.querySelectorAll) return;
+    root.querySelectorAll("[data-rows] button[data-add-row][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+  showAddButtons(document);
+  document.addEventListener("htmx:load", function (event) {
+    showAddButtons(event.target);
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-add-row]");
+    var rows = button && button.closest("[data-rows]");
+    if (!rows) return;
+    var total = rows.querySelector("input[name$='-TOTAL_FORMS']");
+    var template = rows.querySelector("template[data-row-template]");
+    var list = rows.querySelector("[data-row-list]");
+    var index = parseInt(total.value, 10) || 0;
+    list.insertAdjacentHTML("beforeend", template.innerHTML.replace(/__prefix__/g, String(index)));
+    total.value = String(index + 1);
+    var first = list.lastElementChild.querySelector("select, input:not([type=hidden]), textarea");
+    if (first) first.focus();
+  });
 })();

@@ -3,7 +3,7 @@
 from studio.forms.accounts import SignupForm, TokenForm
 from studio.forms.base import EngineForm
 from studio.forms.entries import EntryFilterForm, EntryForm, FolderForm, TagForm
-from studio.forms.logic import ReactionForm, RuleForm, VariableForm
+from studio.forms.logic import VariableForm
 from studio.forms.media import (
     AssetUploadForm,
     AudioTrackForm,
@@ -14,6 +14,8 @@ from studio.forms.media import (
     RootFileForm,
 )
 from studio.forms.preview import PreviewForm, TesterForm, parse_sample_chat
+from studio.forms.reactions import ReactionForm
+from studio.forms.rules import RuleForm
 from studio.forms.worlds import ImportForm, NewWorldForm, PublishForm, SettingsForm, WorldForm
 
 __all__ = [

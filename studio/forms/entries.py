@@ -8,17 +8,20 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.world import API_ROLES, ENTRY_ROLES, SECTIONS
-from studio.forms.base import (
-    EngineForm,
-    JSONTextField,
-    ListField,
-    choices,
-    optional_int,
-    set_choices,
-)
+from studio.forms.base import EngineForm, ListField, choices, optional_int, set_choices
+from studio.forms.logic import condition_logic_field, json_list_field
+from studio.forms.rows import ConditionRows, load_pickers
+from studio.forms.structured import StructuredForm
 from studio.models import World
 
 ID_HELP = _("kebab-case, unique in the world; left empty, it is made from the name")
+# Seed 004 "次关键词", in SillyTavern's words (its "Logic" select next to the secondary keys).
+SECONDARY_LOGIC = (
+    ("AND_ANY", _("AND ANY: a primary keyword and at least one of these")),
+    ("AND_ALL", _("AND ALL: a primary keyword and every one of these")),
+    ("NOT_ANY", _("NOT ANY: a primary keyword and none of these")),
+    ("NOT_ALL", _("NOT ALL: a primary keyword, unless all of these match too")),
+)
 TAG_COLORS = (
     "gray",
     "red",
@@ -43,7 +46,7 @@ def folder_choices(world: World, current: str | None = None) -> list[tuple[str, 
     return options
 
 
-class EntryForm(EngineForm):
+class EntryForm(StructuredForm):
     id = forms.CharField(label=_("ID"), required=False, max_length=120, help_text=ID_HELP)
     name = forms.CharField(label=_("Name"), required=False, max_length=300)
     section = forms.ChoiceField(label=_("Section"), choices=choices(SECTIONS))
@@ -60,29 +63,44 @@ class EntryForm(EngineForm):
     keywords = ListField(
         label=_("Keywords"), help_text=_("Comma separated; any match fires a chat-history entry.")
     )
-    secondary_keywords = ListField(label=_("Secondary keywords"))
+    secondary_keywords = ListField(
+        label=_("Secondary keywords"),
+        help_text=_("Optional filter on top of the keywords; left empty, it is not checked."),
+    )
     secondary_keyword_logic = forms.ChoiceField(
-        label=_("Secondary logic"), choices=choices(("AND_ANY", "AND_ALL", "NOT_ANY", "NOT_ALL"))
+        label=_("Fire when"),
+        choices=SECONDARY_LOGIC,
+        initial="AND_ANY",
+        widget=forms.RadioSelect,
     )
     match_whole_words = forms.BooleanField(label=_("Match whole words"), required=False)
     case_sensitive = forms.BooleanField(label=_("Case sensitive"), required=False)
     depth = optional_int(
         label=_("Depth"), min_value=0, help_text=_("Messages from the end (0 = before the last).")
     )
-    prevent_recursion = forms.BooleanField(label=_("Prevent recursion"), required=False)
-    exclude_recursion = forms.BooleanField(label=_("Exclude recursion"), required=False)
-    conditions = JSONTextField(
-        label=_("Conditions (JSON)"),
-        empty=[],
-        rows=4,
-        help_text=_('e.g. [{"variableId": "story-phase", "operator": "eq", "value": "act2"}]'),
+    prevent_recursion = forms.BooleanField(
+        label=_("Prevent recursion"),
+        required=False,
+        help_text=_("Its text fires no other entry (SillyTavern: “Prevent further recursion”)."),
     )
-    condition_logic = forms.ChoiceField(label=_("Condition logic"), choices=choices(("all", "any")))
+    exclude_recursion = forms.BooleanField(
+        label=_("Exclude recursion"),
+        required=False,
+        help_text=_("Only the chat fires it, never another entry (SillyTavern: “Non-recursable”)."),
+    )
+    conditions = json_list_field(
+        _("Conditions (JSON)"),
+        _('e.g. [{"variableId": "story-phase", "operator": "eq", "value": "act2"}]'),
+        rows=4,
+    )
+    condition_logic = condition_logic_field()
     tags = ListField(label=_("Tags"))
     folder_id = forms.ChoiceField(label=_("Folder"), required=False)
 
+    json_parts = ("conditions",)
+
     def __init__(self, world: World, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, pickers=load_pickers(world), **kwargs)
         current = self.data.get("folder_id") if self.is_bound else self.initial.get("folder_id")
         set_choices(self, "folder_id", folder_choices(world, current))
         if world.custom_tags:
@@ -90,6 +108,13 @@ class EntryForm(EngineForm):
             self.fields["tags"].help_text = _("Comma separated. Your tags: %(tags)s") % {
                 "tags": known
             }
+
+    def fill(self, source: dict[str, Any]) -> bool:
+        return self.add_rows("conditions", ConditionRows, source.get("conditions"))
+
+    def structured(self) -> dict[str, Any] | None:
+        conditions = self.rows_json("conditions")
+        return None if conditions is None else {"conditions": conditions}
 
     def clean_folder_id(self) -> str | None:
         return self.cleaned_data["folder_id"] or None

@@ -1,8 +1,7 @@
-"""Forms for variables, rules and reactions (seed 004 "变量与指令", "规则与响应").
+"""Variables (seed 004 "变量与指令") and the JSON boxes the rule and reaction forms share.
 
-Rules and reactions get structured fields for their common parts and JSON boxes for the
-trigger, actions, event pattern and effects; the engine's models check the JSON and their
-field paths (``actions[0].variableId``) are shown on the box they belong to.
+A json variable's default value is edited as rows (key = value for an object, one item per row
+for a list) or as raw JSON; the other types keep one box, read by the variable's type.
 """
 
 from __future__ import annotations
@@ -15,22 +14,73 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from engine.jsonguard import MAX_JSON_DEPTH, nesting_depth
-from studio.forms.base import (
-    NESTED_TOO_DEEP,
-    EngineForm,
-    JSONTextField,
-    choices,
-    mono,
-    optional_float,
-    optional_int,
-)
-from studio.forms.entries import ID_HELP
+from studio.forms.base import NESTED_TOO_DEEP, JSONTextField, choices, mono, optional_float
+from studio.forms.rows import Pickers, RowForm, rowset, typed_value, value_text
+from studio.forms.structured import StructuredForm
 
 VARIABLE_ID_HELP = _("kebab-case, unique; not audio, user, char, time or date")
 CONDITIONS_HELP = _('e.g. [{"variableId": "health", "operator": "gt", "value": 0}]')
+SHAPES = (("object", _("an object (name = value)")), ("list", _("a list")))
 
 
-class VariableForm(EngineForm):
+def _must_be(kind: type, label: str) -> Any:
+    def check(value: Any) -> None:
+        if not isinstance(value, kind):
+            raise ValidationError(
+                _("Must be a JSON %(kind)s."), code="json_type", params={"kind": label}
+            )
+
+    return check
+
+
+def json_object_field(label: Any, help_text: Any, rows: int = 4) -> JSONTextField:
+    return JSONTextField(
+        label=label,
+        required=True,
+        rows=rows,
+        validators=[_must_be(dict, "object")],
+        help_text=help_text,
+    )
+
+
+def json_list_field(label: Any, help_text: Any, rows: int = 6) -> JSONTextField:
+    return JSONTextField(
+        label=label, empty=[], rows=rows, validators=[_must_be(list, "array")], help_text=help_text
+    )
+
+
+def conditions_field() -> JSONTextField:
+    """The state conditions of a rule, reaction or entry, as a JSON array."""
+    return json_list_field(_("Conditions (JSON)"), CONDITIONS_HELP, rows=3)
+
+
+def condition_logic_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=_("The conditions"),
+        choices=(("all", _("must all hold (AND)")), ("any", _("any one is enough (OR)"))),
+    )
+
+
+class KeyValueRow(RowForm):
+    key = forms.CharField(label=_("Name"), required=False, max_length=300)
+    value = forms.CharField(
+        label=_("Value"), required=False, strip=False, help_text=_("JSON, or plain text")
+    )
+    blank_fields = ("key", "value")
+
+    def to_item(self, path: str) -> dict[str, Any] | None:
+        data = self.cleaned_data
+        return {"key": data["key"].strip(), "value": typed_value(data["value"], None)}
+
+    @classmethod
+    def from_item(cls, item: Any, pickers: Pickers) -> dict[str, Any] | None:
+        return {"key": item["key"], "value": value_text(item["value"])}
+
+
+KeyValueRows = rowset(KeyValueRow, "defaultValue", "dv")
+
+
+class VariableForm(StructuredForm):
     id = forms.CharField(label=_("ID"), required=False, max_length=120, help_text=VARIABLE_ID_HELP)
     name = forms.CharField(label=_("Name"), required=False, max_length=300)
     type = forms.ChoiceField(
@@ -42,6 +92,7 @@ class VariableForm(EngineForm):
         widget=mono(2),
         help_text=_("A number, text, true/false, or JSON for json variables."),
     )
+    default_shape = forms.ChoiceField(label=_("The default is"), choices=SHAPES, required=False)
     min = optional_float(label=_("Minimum"))
     max = optional_float(label=_("Maximum"))
     description = forms.CharField(
@@ -54,6 +105,10 @@ class VariableForm(EngineForm):
         help_text=_("Tells the AI when and how to change this variable."),
     )
 
+    json_parts = ("default_value",)
+    structured_fields = ("default_shape",)
+    carried = ("type",)
+
     @classmethod
     def initial_from(cls, data: Any) -> dict[str, Any]:
         initial = super().initial_from(data)
@@ -62,9 +117,41 @@ class VariableForm(EngineForm):
             initial["default_value"] = json.dumps(value, ensure_ascii=False)
         return initial
 
+    def fill(self, source: dict[str, Any]) -> bool:
+        value = source.get("defaultValue")
+        if isinstance(value, dict):
+            rows = [{"key": str(k), "value": v} for k, v in value.items()]
+        else:
+            rows = [{"key": "", "value": v} for v in value] if isinstance(value, list) else []
+        self.add_rows("defaultValue", KeyValueRows, rows)
+        self.initial["default_shape"] = "list" if isinstance(value, list) else "object"
+        return source.get("type") != "json" or isinstance(value, dict | list)
+
+    def _rows_default(self) -> bool:
+        return self.mode == "form" and self.cleaned_data.get("type") == "json"
+
+    def structured(self) -> dict[str, Any] | None:
+        if not self._rows_default():
+            return {}
+        items = self.rows_json("defaultValue")
+        if items is None:
+            return None
+        if self.cleaned_data.get("default_shape") == "list":
+            return {"default_value": [item["value"] for item in items]}
+        out: dict[str, Any] = {}
+        for index, item in enumerate(items):
+            if not item["key"] or item["key"] in out:
+                problem = _("enter a name") if not item["key"] else _("this name is used twice")
+                row = self.rowsets["defaultValue"].row(index)
+                message = f"defaultValue[{index}].key: {problem}"
+                row.add_error("key", message) if row else self.add_error(None, message)
+                return None
+            out[item["key"]] = item["value"]
+        return {"default_value": out}
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        if "type" in cleaned and "default_value" in cleaned:
+        if "type" in cleaned and "default_value" in cleaned and not self._rows_default():
             try:
                 cleaned["default_value"] = parse_default(cleaned["type"], cleaned["default_value"])
             except ValueError as exc:
@@ -98,90 +185,3 @@ def parse_default(kind: str, text: str) -> Any:
             _("Not valid JSON: %(msg)s at line %(line)s column %(col)s")
             % {"msg": exc.msg, "line": exc.lineno, "col": exc.colno}
         ) from None
-
-
-def _must_be(kind: type, label: str) -> Any:
-    def check(value: Any) -> None:
-        if not isinstance(value, kind):
-            raise ValidationError(
-                _("Must be a JSON %(kind)s."), code="json_type", params={"kind": label}
-            )
-
-    return check
-
-
-def conditions_field() -> JSONTextField:
-    """The state conditions of a rule or reaction, as a JSON array."""
-    return JSONTextField(
-        label=_("Conditions (JSON)"),
-        empty=[],
-        rows=3,
-        validators=[_must_be(list, "array")],
-        help_text=CONDITIONS_HELP,
-    )
-
-
-def condition_logic_field() -> forms.ChoiceField:
-    return forms.ChoiceField(label=_("Condition logic"), choices=choices(("all", "any")))
-
-
-class RuleForm(EngineForm):
-    id = forms.CharField(label=_("ID"), required=False, max_length=120, help_text=ID_HELP)
-    name = forms.CharField(label=_("Name"), required=False, max_length=300)
-    description = forms.CharField(
-        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 2})
-    )
-    priority = forms.IntegerField(
-        label=_("Priority"), initial=0, help_text=_("Higher fires first.")
-    )
-    enabled = forms.BooleanField(label=_("Enabled"), required=False, initial=True)
-    cooldown_turns = optional_int(label=_("Cooldown (turns)"), min_value=0)
-    max_fire_count = optional_int(label=_("Max fire count"), min_value=0)
-    condition_logic = condition_logic_field()
-    trigger = JSONTextField(
-        label=_("Trigger (JSON)"),
-        required=True,
-        rows=5,
-        validators=[_must_be(dict, "object")],
-        help_text=_('e.g. {"type": "keyword", "keywords": ["tavern"]}'),
-    )
-    conditions = conditions_field()
-    actions = JSONTextField(
-        label=_("Actions (JSON)"),
-        empty=[],
-        rows=8,
-        validators=[_must_be(list, "array")],
-        help_text=_('e.g. [{"type": "notify-player", "style": "info", "message": "Hello"}]'),
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if not self.is_bound and "trigger" not in self.initial:
-            self.initial["trigger"] = {"type": "every-turn"}
-
-
-class ReactionForm(EngineForm):
-    id = forms.CharField(label=_("ID"), required=False, max_length=120, help_text=ID_HELP)
-    name = forms.CharField(label=_("Name"), required=False, max_length=300)
-    enabled = forms.BooleanField(label=_("Enabled"), required=False, initial=True)
-    condition_logic = condition_logic_field()
-    when = JSONTextField(
-        label=_("When (event pattern, JSON)"),
-        required=True,
-        rows=4,
-        validators=[_must_be(dict, "object")],
-        help_text=_('e.g. {"eventType": "message:user"}'),
-    )
-    conditions = conditions_field()
-    then = JSONTextField(
-        label=_("Then (effects, JSON)"),
-        empty=[],
-        rows=8,
-        validators=[_must_be(list, "array")],
-        help_text=_('e.g. [{"type": "set", "path": "weather", "value": "foggy"}]'),
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if not self.is_bound and "when" not in self.initial:
-            self.initial["when"] = {"eventType": "turn:complete"}

@@ -91,6 +91,28 @@ class PreviewForm(forms.Form):
         label=_("Backstory"), required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
 
+    # The scene pickers of a world in game-master mode (issue 10 §3); their options are set
+    # by ``offer_scene`` and any value is accepted: an unknown one falls back to the default.
+    scene_character = forms.CharField(
+        label=_("Scene: character"), required=False, widget=forms.Select()
+    )
+    scene_location = forms.CharField(
+        label=_("Scene: location"), required=False, widget=forms.Select()
+    )
+    SCENE_FIELDS = ("scene_character", "scene_location")
+
+    def offer_scene(
+        self, characters: list[tuple[str, str]], locations: list[tuple[str, str]]
+    ) -> None:
+        """Fill the scene pickers (left empty, they are not shown)."""
+        self.fields["scene_character"].widget.choices = characters
+        where = [("", _("where the character starts")), *locations]
+        self.fields["scene_location"].widget.choices = where if characters else []
+
+    @property
+    def has_scene(self) -> bool:
+        return bool(self.fields["scene_character"].widget.choices)
+
     def persona(self) -> Persona | None:
         data = self.cleaned_data
         fields = ("name", "appearance", "personality", "backstory")
@@ -106,6 +128,17 @@ class TesterForm(forms.Form):
         strip=False,
         widget=mono(8),
         help_text=_("Paste a reply with [variable: op value] and [audio: …] directives."),
+    )
+    # What the rules see of the turn besides the reply (studio.dryrun): keyword rules read the
+    # player's message, turn-count rules the turn number.
+    message = forms.CharField(
+        label=_("Player message (optional)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("What the player wrote before this reply: keyword rules read it."),
+    )
+    turn = forms.IntegerField(
+        label=_("Turn number"), required=False, min_value=1, max_value=1_000_000, initial=1
     )
     state = JSONTextField(
         label=_("State before"),

@@ -53,12 +53,22 @@ class SettingsForm(EngineForm):
     player_name = forms.CharField(
         label=_("Player name"), max_length=100, help_text=_("Default value of {{user}}.")
     )
+    # SillyTavern's own defaults, said where a SillyTavern user looks for them: "Scan Depth" 2
+    # (as ours), and "Recursive scan" on, bounded by the budget rather than by a step count.
     lorebook_scan_depth = forms.IntegerField(
-        label=_("Lorebook scan depth"), help_text=_("Recent messages scanned for keywords.")
+        label=_("Lorebook scan depth"),
+        help_text=_(
+            "How many recent messages (yours and the AI's) are searched for keywords. Default 2, "
+            "as SillyTavern's “Scan Depth”: the last two messages; 0 searches none."
+        ),
     )
     lorebook_recursion_depth = forms.IntegerField(
         label=_("Lorebook recursion depth"),
-        help_text=_("How many times fired entries may fire others."),
+        help_text=_(
+            "How many more passes let the text of fired entries fire other entries. Default 0: "
+            "off. SillyTavern's “Recursive scan” is on by default with no step limit; 3 is "
+            "what an imported book with recursive scanning gets here."
+        ),
     )
     structured_output = forms.BooleanField(label=_("Structured (JSON) output"), required=False)
 

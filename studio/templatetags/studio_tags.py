@@ -15,6 +15,7 @@ from studio.forms import PreviewForm
 from studio.forms.preview import SAMPLE_CHAT
 from studio.live import default_values, step_name
 from studio.models import World
+from studio.scenes import scene_choices
 
 register = template.Library()
 
@@ -32,6 +33,7 @@ NAV = (
     ("components", "studio:components", _("Components")),
     ("ui", "studio:ui", _("Custom UI")),
     ("settings", "studio:settings", _("Settings")),
+    ("gm", "studio:gm", _("Game master")),
     ("tester", "studio:tester", _("Directive tester")),
 )
 _COLOR = re.compile(r"(?:bg|text|border)-([a-z]+)(?:-\d+)?")
@@ -50,6 +52,7 @@ def preview_panel(
     """The preview form (sample chat, state, persona); with ``preview``, its result too."""
     if form is None:
         form = PreviewForm(initial={"chat": SAMPLE_CHAT, "state": default_values(world)})
+        form.offer_scene(*scene_choices(world))
     return {"world": world, "preview_form": form, "preview": preview}
 
 

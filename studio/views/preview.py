@@ -11,6 +11,7 @@ from studio.access import get_world_for_user
 from studio.forms import EntryForm, PreviewForm
 from studio.live import DraftEntry, preview_prompt
 from studio.models import World
+from studio.scenes import scene_choices, scene_preview
 from studio.views.common import AuthedRequest
 
 RESULT = "studio/partials/preview_result.html"
@@ -37,6 +38,7 @@ def draft_from(request: AuthedRequest, world: World) -> tuple[DraftEntry | None,
 def prompt_preview(request: AuthedRequest, world_id: int) -> HttpResponse:
     world = get_world_for_user(request.user, world_id, write=True)
     form = PreviewForm(request.POST)
+    form.offer_scene(*scene_choices(world))
     context = {"world": world, "preview_form": form, "preview": None, "section": "preview"}
     if form.is_valid():
         draft, errors = draft_from(request, world)
@@ -45,6 +47,8 @@ def prompt_preview(request: AuthedRequest, world_id: int) -> HttpResponse:
             world, chat=data["chat"], values=data["state"], persona=form.persona(), draft=draft
         )
         preview.draft_errors += errors
+        where = (data["scene_character"], data["scene_location"])
+        preview.scene = scene_preview(world, *where, preview.state.values)
         context["preview"] = preview
     template = RESULT if request.htmx else "studio/preview.html"
     return render(request, template, context)

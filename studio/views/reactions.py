@@ -20,6 +20,7 @@ REACTIONS = Kind(
     form_class=ReactionForm,
     title=gettext_lazy("Reactions"),
     singular=gettext_lazy("reaction"),
-    form_template="studio/forms/rule_fields.html",
+    needs_world=True,  # the pickers offer the world's variables, entries, rules and tracks
+    form_template="studio/forms/reaction_fields.html",
     describe=describe_reaction,
 )

@@ -21,6 +21,7 @@ RULES = Kind(
     form_class=RuleForm,
     title=gettext_lazy("Rules"),
     singular=gettext_lazy("rule"),
+    needs_world=True,  # the pickers offer the world's variables, entries, rules and tracks
     form_template="studio/forms/rule_fields.html",
     describe=describe_rule,
 )

@@ -22,5 +22,6 @@ VARIABLES = Kind(
     form_class=VariableForm,
     title=gettext_lazy("Variables"),
     singular=gettext_lazy("variable"),
+    form_template="studio/forms/variable_fields.html",
     describe=describe_variable,
 )

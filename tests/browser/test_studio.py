@@ -169,6 +169,8 @@ def test_importing_our_v3_card_shows_its_lorebook(new_page: Any) -> None:
     page.set_input_files("#id_file", str(fixture_path("ferryman_v3.png")))
     page.click("main button[type=submit]")
     expect(page.locator(".messages")).to_contain_text("Imported “Orrin the Ferryman”.")
+    expect(page.locator("#import-report")).to_contain_text("Orrin the Ferryman")
+    page.click("#import-report >> text=Open the world")
     for key in ("the-ferry", "the-toll", "the-lantern"):
         expect(page.locator("#item-list")).to_contain_text(key)
 
@@ -181,6 +183,8 @@ def test_importing_seraphinas_card_shows_her_lorebook(new_page: Any) -> None:
     page.set_input_files("#id_file", str(corpus_dir() / "default_Seraphina.png"))
     page.click("main button[type=submit]")
     expect(page.locator(".messages")).to_contain_text("Imported “Seraphina”.")
+    expect(page.locator("#import-report")).to_contain_text("Seraphina")
+    page.click("#import-report >> text=Open the world")
     items = page.locator("#item-list")
     for key in ("eldoria", "shadowfang", "glade", "power"):
         expect(items).to_contain_text(key)

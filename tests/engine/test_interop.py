@@ -108,6 +108,9 @@ def test_seraphina_book_and_eldoria_file_give_the_same_entries():
     card_lore = lorebook_entries(_import("default_Seraphina.png"))
     file_lore = _import("Eldoria.json").entries
 
+    # SillyTavern's card export switched the probability off (useProbability: false); the
+    # original is kept for the export, the rest is the same.
+    assert all(e.model_extra["stExtensions"].pop("useProbability") is False for e in card_lore)
     assert _dump(card_lore) == _dump(file_lore)
     assert [e.id for e in file_lore] == ["eldoria", "shadowfang", "glade", "power"]
     assert file_lore[0].keywords == ["eldoria", "wood", "forest", "magical forest"]
@@ -465,7 +468,7 @@ def test_native_entry_fields_map_one_to_one():
     assert (entry.depth, entry.api_role) == (2, "assistant")
     assert entry.case_sensitive and entry.match_whole_words
     assert entry.exclude_recursion and entry.prevent_recursion
-    assert entry.model_extra == {}
+    assert entry.model_extra == {"stExtensions": {"probability": None}}  # null stays null
     assert warnings == []
 
 
@@ -519,7 +522,9 @@ def test_character_book_v2_naming_and_extensions_are_read():
     assert (entry.secondary_keyword_logic, entry.position, entry.enabled) == ("AND_ALL", 5, False)
     assert (entry.depth, entry.case_sensitive, entry.match_whole_words) == (1, True, True)
     assert entry.exclude_recursion and entry.prevent_recursion
-    assert entry.model_extra == {"stExtensions": {"group": "weapons", "sticky": 2, "priority": 10}}
+    assert entry.model_extra == {
+        "stExtensions": {"group": "weapons", "sticky": 2, "priority": 10, "comment": ""}
+    }
     assert warnings == [
         "entries[0] ('Sword'): SillyTavern settings with no Fabula equivalent kept in "
         "stExtensions: group, priority, sticky"
@@ -532,7 +537,7 @@ def test_after_char_book_position_is_kept_for_export():
     (entry,) = worldinfo_to_entries(book)
 
     assert entry.depth is None
-    assert entry.model_extra == {"stExtensions": {"position": 1}}
+    assert entry.model_extra["stExtensions"]["position"] == 1
     assert (
         world_to_worldinfo(WorldDefinition(name="w", entries=[entry]))["entries"]["0"]["position"]
         == 1
@@ -551,7 +556,14 @@ def test_features_fabula_lacks_are_warned_about():
 
     entries = worldinfo_to_entries(data, warnings=warnings)
 
-    assert entries[0].model_extra == {"stExtensions": {"probability": 25, "useProbability": True}}
+    assert entries[0].model_extra == {
+        "stExtensions": {
+            "caseSensitive": None,
+            "matchWholeWords": None,
+            "probability": 25,
+            "useProbability": True,
+        }
+    }
     assert entries[2].secondary_keywords == ["d"]
     assert warnings == [
         "entries[0] ('Odds'): SillyTavern fires it 25% of the time; Fabula fires it every time",
@@ -701,9 +713,9 @@ def test_exported_world_info_has_the_fields_sillytavern_reads():
         "uid": 0,
         "key": ["eldoria", "wood", "forest", "magical forest"],
         "keysecondary": [],
-        "comment": "eldoria",
+        "comment": "",  # as in the file (Fabula names the entry after its first key)
         "constant": False,
-        "selective": True,
+        "selective": False,  # as in the file
         "selectiveLogic": 0,
         "addMemo": True,
         "order": 100,
@@ -712,23 +724,32 @@ def test_exported_world_info_has_the_fields_sillytavern_reads():
         "excludeRecursion": False,
         "preventRecursion": False,
         "depth": 4,
-        "caseSensitive": False,
-        "matchWholeWords": False,
+        "caseSensitive": None,  # absent in the file: SillyTavern's global setting
+        "matchWholeWords": None,
         "role": 0,
         "displayIndex": 0,
         "vectorized": False,
+        "ignoreBudget": False,
+        "matchPersonaDescription": False,
+        "matchCharacterDescription": False,
+        "matchCharacterPersonality": False,
+        "matchCharacterDepthPrompt": False,
+        "matchScenario": False,
+        "matchCreatorNotes": False,
+        "delayUntilRecursion": False,
+        "probability": 100,
+        "useProbability": True,
+        "outletName": "",
         "group": "",
         "groupOverride": False,
         "groupWeight": 100,
         "scanDepth": None,
         "useGroupScoring": None,
         "automationId": "",
-        "sticky": 0,
-        "cooldown": 0,
-        "delay": 0,
-        "delayUntilRecursion": False,
-        "probability": 100,
-        "useProbability": True,
+        "sticky": None,
+        "cooldown": None,
+        "delay": None,
+        "triggers": [],
     }
     assert first["fabula"] == {"id": "eldoria", "role": "lore", "section": "chat-history"}
     assert json.loads(json.dumps(exported)) == exported

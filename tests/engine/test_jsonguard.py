@@ -122,3 +122,17 @@ def test_check_value_refuses_300_levels_at_the_limit_path():
 
     assert caught.value.field == "extra" + ".k" * 63
     assert caught.value.message == "is nested deeper than 64 levels"
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [('{"a": [1, "\\ud800"]}', "a[1]"), ('{"\\udc00": 1}', "$"), ('["x\\uDFFFy"]', "[0]")],
+)
+def test_a_lone_surrogate_is_refused_with_its_path(text, field):
+    with pytest.raises(JsonInputError) as caught:
+        loads(text)
+    assert (caught.value.field, "lone surrogate" in caught.value.message) == (field, True)
+
+
+def test_a_surrogate_pair_is_one_character_and_welcome():
+    assert loads('{"a": "\\ud83d\\ude00"}') == {"a": "\U0001f600"}

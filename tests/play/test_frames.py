@@ -24,6 +24,7 @@ VALID = {
     "checkpoint_delete": {"checkpoint_id": 2},
     "switch_greeting": {"index": 1},
     "action": {"action_id": "open-chest", "text": "I open it"},
+    "roll": {},
     "sync": {"last_message_id": 4},
     "history": {"before": 4, "limit": 20},
 }

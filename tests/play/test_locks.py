@@ -32,3 +32,13 @@ async def test_a_stale_lease_cannot_release_a_newer_holder():
 def test_without_redis_the_backend_is_process_local(settings):
     settings.REDIS_URL = ""
     assert isinstance(lock_backend(), LocalLocks)
+
+
+async def test_a_dead_holders_lock_is_freed_only_with_its_own_token():
+    locks = LocalLocks()
+    lease = await locks.acquire("s1")
+    assert lease is not None
+    assert not await locks.release_token("s1", "someone-else")
+    assert await locks.is_held("s1")
+    assert await locks.release_token("s1", lease.token)
+    assert not await locks.is_held("s1")

@@ -95,6 +95,22 @@ def test_a_nul_in_a_json_field_is_a_400_naming_it(as_alice, world, route, body, 
     assert snapshot() == before
 
 
+@pytest.mark.parametrize("route", ["import", "content", "entry"])
+def test_a_lone_surrogate_in_a_json_field_is_a_400_naming_it(as_alice, world, route):
+    # PostgreSQL's jsonb and text refuse a lone surrogate: it must never reach a save.
+    before = snapshot()
+    method, url = world_routes(world)[route]
+    body = {"import": world_data(id="", description="\ud800"), "entry": {"content": "\ud800"}}
+    raw = json.dumps(body.get(route, world_data(entries=[{"id": "e", "content": "\ud800"}])))
+
+    response = send(as_alice, method, url, raw)
+
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error.endswith("contains a lone surrogate (U+D800-U+DFFF), which is not valid Unicode")
+    assert snapshot() == before
+
+
 def test_a_nul_in_a_query_is_a_400_naming_the_parameter(as_alice, world):
     api = as_alice.get("/api/gallery", {"q": "salt\0"})
     page = as_alice.get(reverse("gallery"), {"q": "salt\0"})

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from studio.demo import demo_audio, demo_definition, load_demo
+from studio.demo import demo_audio, demo_definition, gm_demo_definition, load_demo
 from studio.models import Asset, World, WorldVersion
 from studio.publishing import gallery_worlds
 
@@ -54,16 +54,27 @@ def test_demo_audio_is_valid_wav_for_every_track():
         assert len(data) < 100_000
 
 
-def test_load_demo_publishes_the_world_once(db):
+def test_load_demo_publishes_both_worlds_once(db):
     first = load_demo()
     again = load_demo()
     demo = User.objects.get(username="demo")
     assert not demo.has_usable_password()
-    assert World.objects.filter(owner=demo).count() == 1
-    assert WorldVersion.objects.count() == 1
+    assert World.objects.filter(owner=demo).count() == 2
+    assert WorldVersion.objects.count() == 2
     assert Asset.objects.count() == 4
     assert (first["changed"], again["changed"], again["assets"]) == (True, False, 0)
-    assert list(gallery_worlds()) == [first["world"]]
+    assert (first["gm"]["changed"], again["gm"]["changed"]) == (True, False)
+    assert again["gm"]["version"] == first["gm"]["version"]
+    assert set(gallery_worlds()) == {first["world"], first["gm"]["world"]}
+
+
+def test_the_game_master_demo_is_published_with_its_block(db):
+    version = load_demo()["gm"]["version"]
+    assert version.name == "Brackenford: The Missing Chalice"
+    assert version.content_hash == gm_demo_definition().content_hash
+    block = version.definition["gameMaster"]
+    assert [c["id"] for c in block["characters"]] == ["ren", "ada"]
+    assert len(block["npcs"]) >= 6
 
 
 def test_load_demo_command_reports_what_it_did(db):
@@ -72,6 +83,8 @@ def test_load_demo_command_reports_what_it_did(db):
     assert out.getvalue() == (
         "Demo world 'The Lantern at Hollow's Edge' updated; published version 1, "
         "4 new audio assets.\n"
+        "Game-master demo world 'Brackenford: The Missing Chalice' updated; "
+        "published version 1.\n"
     )
 
 

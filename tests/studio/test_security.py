@@ -64,7 +64,7 @@ ITEM_MODELS: tuple[type[WorldItem] | type[RootComponentFile], ...] = (
 ID_KWARGS = {"world_id", "pk", "version_id", "token_id"}
 # Every id a URL may take. A new one must be added here, and to the scenarios when it names
 # something of the studio; play's sessions and personas are checked in tests/play.
-KNOWN_KWARGS = ID_KWARGS | {"key", "session_id", "persona_id", "message_id"}
+KNOWN_KWARGS = ID_KWARGS | {"key", "session_id", "persona_id", "message_id", "ref"}
 _PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
 
 # (route, method) a stranger may use on someone else's *published* world. Everything else that
@@ -164,6 +164,7 @@ def cast(client, alice, charlie, settings, tmp_path):
         "version_id": version.pk,
         "token_id": token.pk,
         "key": PRESETS[0].key,
+        "ref": "anything",  # a gameMaster record's id (studio.views.gamemaster)
     }
     return {"world": mine, "values": values}
 

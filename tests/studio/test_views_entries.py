@@ -58,11 +58,11 @@ def test_list_shows_the_entries(client, alice, world):
 def test_list_queries_do_not_grow_with_entries(client, alice, world, django_assert_num_queries):
     login(client, alice)
     url = reverse("studio:entries", args=[world.pk])
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):  # 7 + the condition rows' variable picker
         client.get(url)
     for n in range(5):
         add(world, name=f"Extra {n}", keywords=["x"], tags=["t"])
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         response = client.get(url)
     assert response.content.count(b'draggable="true"') == 6
 
@@ -192,6 +192,42 @@ def test_create_rejects_json_that_does_not_parse(client, alice, world):
     assert errors_of(response) == [
         "Not valid JSON: Expecting property name enclosed in double quotes at line 1 column 3"
     ]
+
+
+def test_condition_rows_save_the_entry_conditions(client, alice, world):
+    post = entry_post(editor="form", condition_logic="any", conditions="[{")  # raw side: unread
+    post |= {"cond-TOTAL_FORMS": "3", "cond-INITIAL_FORMS": "0"}
+    post |= {"cond-0-variable_id": "health", "cond-0-operator": "lte", "cond-0-value": "40"}
+    post |= {"cond-1-variable_id": "", "cond-1-operator": "eq", "cond-1-value": ""}  # blank
+    post |= {"cond-2-variable_id": "health", "cond-2-operator": "gt", "cond-2-value": "0"}
+    login(client, alice).post(reverse("studio:entries_new", args=[world.pk]), post)
+    created = entry(world, "tavern")
+    assert created.conditions == [
+        {"variableId": "health", "operator": "lte", "value": 40},
+        {"variableId": "health", "operator": "gt", "value": 0},
+    ]
+    assert created.condition_logic == "any"
+
+
+def test_a_condition_row_error_names_its_path(client, alice, world):
+    post = entry_post(editor="form", conditions="[]")
+    post |= {"cond-TOTAL_FORMS": "1", "cond-INITIAL_FORMS": "0"}
+    post |= {"cond-0-variable_id": "health", "cond-0-operator": "eq", "cond-0-value": "full"}
+    response = login(client, alice).post(reverse("studio:entries_new", args=[world.pk]), post)
+    assert errors_of(response) == ["conditions[0].value: enter a number"]
+    assert "<details open>" in response.content.decode()
+
+
+def test_the_secondary_keyword_logic_is_explained(client, alice, world):
+    html = login(client, alice).get(reverse("studio:entries_new", args=[world.pk])).content
+    html = html.decode()
+    assert (
+        '<input type="radio" name="secondary_keyword_logic" value="AND_ANY" '
+        'id="id_secondary_keyword_logic_0" required checked> '
+        "AND ANY: a primary keyword and at least one of these</label>"
+    ) in html
+    assert "NOT ALL: a primary keyword, unless all of these match too" in html
+    assert "SillyTavern: “Non-recursable”" in html
 
 
 def test_create_refuses_a_duplicate_id(client, alice, world):

@@ -30,20 +30,21 @@ def test_seraphinas_card_becomes_a_draft_with_her_lorebook(client, alice):
         reverse("studio:import"), {"file": corpus("default_Seraphina.png")}
     )
     world = World.objects.get(owner=alice)
-    assert response["Location"] == reverse("studio:entries", args=[world.pk])
+    assert response["Location"] == reverse("studio:import") + f"?world={world.pk}"
     assert world.name == "Seraphina"
     lore = world.entries.filter(section="chat-history").values_list("key", flat=True)
     assert sorted(lore) == ["eldoria", "glade", "power", "shadowfang"]
     page = client.get(response["Location"]).content.decode()
     assert "Imported “Seraphina”." in page
-    assert "shadowfang" in page
+    assert "lorebook → 4 entries (4 keyword-triggered, 0 always sent)" in page  # the report
+    assert "shadowfang" in client.get(reverse("studio:entries", args=[world.pk])).content.decode()
 
 
 def test_our_v3_card_becomes_a_draft_with_its_lorebook(client, alice):
     card = upload("ferryman_v3.png", fixture_bytes("ferryman_v3.png"), "image/png")
     response = login(client, alice).post(reverse("studio:import"), {"file": card})
     world = World.objects.get(owner=alice)
-    assert response["Location"] == reverse("studio:entries", args=[world.pk])
+    assert response["Location"] == reverse("studio:import") + f"?world={world.pk}"
     assert world.name == "Orrin the Ferryman"
     lore = world.entries.filter(key__startswith="the-").values_list("key", flat=True)
     assert sorted(lore) == ["the-ferry", "the-lantern", "the-toll"]
@@ -111,3 +112,33 @@ def test_import_checklist(client, alice):
     response = client.post(url, {}, **hx())
     assert is_partial(response)
     assert errors_of(response) == ["This field is required."]
+
+
+def test_the_import_report_shows_once_with_a_link_to_the_world(client, alice):
+    card = upload("ferryman_v2.png", fixture_bytes("ferryman_v2.png"), "image/png")
+    response = login(client, alice).post(reverse("studio:import"), {"file": card})
+    world = World.objects.get(owner=alice)
+
+    page = client.get(response["Location"]).content.decode()
+    again = client.get(response["Location"]).content.decode()
+
+    assert "What the import of “Orrin the Ferryman” did" in page
+    assert f'href="{reverse("studio:entries", args=[world.pk])}"' in page
+    assert "lorebook → 3 entries (2 keyword-triggered, 1 always sent)" in page
+    assert "the card&#x27;s picture: a Fabula world has no portrait yet; it is not kept" in page
+    assert "Nothing needs your attention." in page
+    assert "What the import" not in again
+
+
+def test_the_report_folds_a_problem_of_many_entries_into_one_line(client, alice):
+    entries = {str(i): {"key": [f"/k{i}/"], "comment": f"E{i}", "content": "x"} for i in range(5)}
+    data = json.dumps({"entries": entries}).encode()
+
+    response = login(client, alice).post(
+        reverse("studio:import"), {"file": upload("regex.json", data)}, follow=True
+    )
+
+    html = response.content.decode()
+    assert "Needs your attention" in html
+    assert html.count("use regex keys") == 1
+    assert "5 entries use regex keys: Fabula matches them as plain text" in html

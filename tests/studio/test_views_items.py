@@ -93,7 +93,7 @@ CASES = [
             "actions": '[{"type": "modify-variable"}]',
         },
         ["trigger.variableId: is required", "actions[0].variableId: is required"],
-        queries=5,
+        queries=6,  # + the pickers' one UNION query (studio.forms.rows.load_pickers)
         extra={"trigger": {"type": "session-start"}, "max_fire_count": 1, "priority": 5},
     ),
     Case(
@@ -111,7 +111,7 @@ CASES = [
         },
         {"when": '{"zone": "forest"}', "then": '[{"type": "emit", "event": {}}]'},
         ["when.eventType: is required", "then[0]: event.type must be a non-empty string"],
-        queries=5,
+        queries=6,  # + the pickers' one UNION query (studio.forms.rows.load_pickers)
         extra={"when": {"eventType": "message:user"}},
     ),
     Case(

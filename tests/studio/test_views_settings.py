@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
@@ -41,6 +43,18 @@ def test_settings_page_shows_every_setting_and_the_presets(
         assert f'name="{name}"' in html
     for preset in PRESETS:
         assert preset.title in html
+
+
+def test_the_lorebook_settings_state_the_defaults_sillytavern_users_know(client, alice, world):
+    response = login(client, alice).get(reverse("studio:settings", args=[world.pk]))
+    html = unescape(response.content.decode())
+    assert 'name="lorebook_scan_depth" value="2"' in html
+    assert "Default 2, as SillyTavern's “Scan Depth”: the last two messages" in html
+    assert 'name="lorebook_recursion_depth" value="0"' in html
+    assert (
+        "Default 0: off. SillyTavern's “Recursive scan” is on by default with no step limit; "
+        "3 is what an imported book with recursive scanning gets here."
+    ) in html
 
 
 def test_settings_save_all_fields_in_schema_json(client, alice, world):

@@ -14,7 +14,8 @@ Every model request takes the next scripted item, or the server's ``default`` re
 script is empty. Prompt caching is simulated per wire protocol: OpenAI reports the longest
 previously seen message prefix as ``cached_tokens``; Anthropic reports the prefix up to the
 last ``cache_control`` block as a cache write the first time and a cache read afterwards.
-Token counts are ``ceil(characters / 4)`` of the text, so tests can compute them.
+Token counts are ``ceil(characters / 4)`` of the text, so tests can compute them. A reply can
+carry tool calls, streamed in pieces in each protocol's shape (``tests.support.model_tools``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,16 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from tests.support.model_tools import (
+    anthropic_tool_blocks,
+    anthropic_tool_events,
+    block_size,
+    cache_split,
+    openai_tool_deltas,
+    openai_tool_message,
+    output_tokens,
+)
 
 DEFAULT_TEXT = "The lantern flickers. Somewhere below, a door creaks open and the story goes on."
 
@@ -69,6 +80,8 @@ class Reply:
     delay: float = 0.0  # seconds between chunks
     echo: bool = False  # answer with the last user message instead of ``text``
     finish_reason: str = "stop"
+    # [{"name", "arguments"}], streamed after the text; "stop" then reads as a tool-call stop.
+    tool_calls: tuple[dict[str, Any], ...] = ()
 
     @classmethod
     def generated(cls, tokens: int, tokens_per_second: float | None = None) -> Reply:
@@ -123,6 +136,19 @@ class _Plan:
     input_tokens: int = 0
     cache_read: int = 0
     cache_write: int = 0
+    tool_calls: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def output_tokens(self) -> int:
+        return output_tokens(self.text, self.tool_calls)
+
+    def stop(self, protocol: str) -> str:
+        """The finish reason on the wire: a reply with tool calls stops to call them."""
+        if self.finish_reason != "stop":
+            return self.finish_reason
+        if self.tool_calls:
+            return "tool_calls" if protocol == "openai" else "tool_use"
+        return "stop" if protocol == "openai" else "end_turn"
 
     def chunks(self) -> list[str]:
         size = max(1, self.chunk_size)
@@ -318,10 +344,11 @@ class ModelServer:
                 await asyncio.sleep(plan.stall_before_first)
             if plan.drop_after is not None:
                 raise _Drop
+            n = next(self._ids)
             result = (
-                _openai_message(plan, body)
+                _openai_message(plan, body, n)
                 if protocol == "openai"
-                else _anthropic_message(plan, body)
+                else _anthropic_message(plan, body, n)
             )
             await _send_json(writer, 200, result)
             return keep_alive
@@ -344,6 +371,7 @@ class ModelServer:
         else:
             text = reply.text if reply.text is not None else DEFAULT_TEXT
         plan = _Plan(text, reply.chunk_size, reply.delay, reply.finish_reason)
+        plan.tool_calls = reply.tool_calls
         if isinstance(item, Fault):
             if item.kind == "drop_mid_stream":
                 plan.drop_after = item.after_chunks
@@ -362,7 +390,9 @@ class ModelServer:
         return plan
 
     def _cache_openai(self, plan: _Plan, body: dict[str, Any]) -> None:
-        messages = body.get("messages") or []
+        messages = list(body.get("messages") or [])
+        if body.get("tools"):  # the tool schemas lead the cached prefix
+            messages.insert(0, {"role": "tools", "content": json.dumps(body["tools"])})
         sizes = [count_tokens(_content_text(m.get("content"))) for m in messages]
         digest = hashlib.sha256(str(body.get("model")).encode())
         keys = []
@@ -380,7 +410,7 @@ class ModelServer:
         plan.input_tokens = sum(sizes) - cached
 
     def _cache_anthropic(self, plan: _Plan, body: dict[str, Any]) -> None:
-        blocks: list[Any] = []
+        blocks: list[Any] = list(body.get("tools") or [])  # tools come first in the cache order
         system = body.get("system")
         if isinstance(system, str):
             blocks.append({"type": "text", "text": system})
@@ -392,24 +422,19 @@ class ModelServer:
                 blocks.append({"type": "text", "text": content, "role": message.get("role")})
             else:
                 blocks.extend({**b, "role": message.get("role")} for b in content or [])
-        sizes = [count_tokens(str(b.get("text", ""))) for b in blocks]
+        sizes = [block_size(b) for b in blocks]
         marked = [i for i, b in enumerate(blocks) if b.get("cache_control")]
-        plan.input_tokens = sum(sizes)
-        if not marked:
-            return
-        end = marked[-1] + 1
-        key = hashlib.sha256(
-            json.dumps([body.get("model"), blocks[:end]], sort_keys=True).encode()
-        ).hexdigest()
-        prefix = sum(sizes[:end])
+        digest = hashlib.sha256(json.dumps(body.get("model")).encode())
+        keys = []
+        for block in blocks:  # a mark moved along the prompt does not change its prefix
+            unmarked = {k: v for k, v in block.items() if k != "cache_control"}
+            digest.update(json.dumps(unmarked, sort_keys=True).encode())
+            keys.append(digest.hexdigest())
         with self._lock:
-            seen = key in self._seen_prefixes
-            self._seen_prefixes.add(key)
-        if seen:
-            plan.cache_read = prefix
-        else:
-            plan.cache_write = prefix
-        plan.input_tokens -= prefix
+            plan.cache_read, plan.cache_write = cache_split(
+                keys, sizes, marked, self._seen_prefixes
+            )
+        plan.input_tokens = sum(sizes) - plan.cache_read - plan.cache_write
 
     async def _send_error(
         self, writer: asyncio.StreamWriter, protocol: str, status: int, retry_after: float | None
@@ -445,7 +470,7 @@ def _last_user_text(body: dict[str, Any]) -> str:
 
 def _openai_usage(plan: _Plan) -> dict[str, Any]:
     prompt = plan.input_tokens + plan.cache_read
-    completion = count_tokens(plan.text)
+    completion = plan.output_tokens
     return {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
@@ -463,7 +488,10 @@ def _anthropic_usage(plan: _Plan, output_tokens: int) -> dict[str, Any]:
     }
 
 
-def _openai_message(plan: _Plan, body: dict[str, Any]) -> dict[str, Any]:
+def _openai_message(plan: _Plan, body: dict[str, Any], n: int) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": plan.text}
+    if plan.tool_calls:
+        message["tool_calls"] = openai_tool_message(plan.tool_calls, n)
     return {
         "id": "chatcmpl-test",
         "object": "chat.completion",
@@ -472,24 +500,25 @@ def _openai_message(plan: _Plan, body: dict[str, Any]) -> dict[str, Any]:
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": plan.text},
-                "finish_reason": plan.finish_reason,
+                "message": message,
+                "finish_reason": plan.stop("openai"),
             }
         ],
         "usage": _openai_usage(plan),
     }
 
 
-def _anthropic_message(plan: _Plan, body: dict[str, Any]) -> dict[str, Any]:
+def _anthropic_message(plan: _Plan, body: dict[str, Any], n: int) -> dict[str, Any]:
+    content = [{"type": "text", "text": plan.text}] if plan.text or not plan.tool_calls else []
     return {
         "id": "msg_test",
         "type": "message",
         "role": "assistant",
         "model": body.get("model", ""),
-        "content": [{"type": "text", "text": plan.text}],
-        "stop_reason": "end_turn" if plan.finish_reason == "stop" else plan.finish_reason,
+        "content": content + anthropic_tool_blocks(plan.tool_calls, n),
+        "stop_reason": plan.stop("anthropic"),
         "stop_sequence": None,
-        "usage": _anthropic_usage(plan, count_tokens(plan.text)),
+        "usage": _anthropic_usage(plan, plan.output_tokens),
     }
 
 
@@ -520,7 +549,8 @@ def _openai_events(plan: _Plan, body: dict[str, Any], n: int) -> _Events:
 
     events: _Events = [(False, chunk({"role": "assistant", "content": ""}))]
     events += [(True, chunk({"content": text})) for text in plan.chunks()]
-    events.append((False, chunk({}, plan.finish_reason)))
+    events += [(True, chunk(d)) for d in openai_tool_deltas(plan.tool_calls, plan.chunk_size, n)]
+    events.append((False, chunk({}, plan.stop("openai"))))
     if (body.get("stream_options") or {}).get("include_usage"):
         events.append((False, _sse({**base, "choices": [], "usage": _openai_usage(plan)})))
     events.append((False, _sse("[DONE]")))
@@ -541,41 +571,30 @@ def _anthropic_events(plan: _Plan, body: dict[str, Any], n: int) -> _Events:
             "usage": _anthropic_usage(plan, 1),
         },
     }
-    events: _Events = [
-        (False, _sse(start, "message_start")),
-        (
-            False,
-            _sse(
-                {
-                    "type": "content_block_start",
-                    "index": 0,
-                    "content_block": {"type": "text", "text": ""},
-                },
-                "content_block_start",
-            ),
-        ),
-        (False, _sse({"type": "ping"}, "ping")),
-    ]
-    for text in plan.chunks():
+    events: _Events = [(False, _sse(start, "message_start"))]
+    with_text = bool(plan.text) or not plan.tool_calls
+    if with_text:
+        block = {"type": "content_block_start", "index": 0}
+        block["content_block"] = {"type": "text", "text": ""}
+        events.append((False, _sse(block, "content_block_start")))
+    events.append((False, _sse({"type": "ping"}, "ping")))
+    for text in plan.chunks() if with_text else []:
         delta = {"type": "content_block_delta", "index": 0}
         delta["delta"] = {"type": "text_delta", "text": text}
         events.append((True, _sse(delta, "content_block_delta")))
-    stop_reason = "end_turn" if plan.finish_reason == "stop" else plan.finish_reason
-    events += [
-        (False, _sse({"type": "content_block_stop", "index": 0}, "content_block_stop")),
-        (
-            False,
-            _sse(
-                {
-                    "type": "message_delta",
-                    "delta": {"stop_reason": stop_reason, "stop_sequence": None},
-                    "usage": _anthropic_usage(plan, count_tokens(plan.text)),
-                },
-                "message_delta",
-            ),
-        ),
-        (False, _sse({"type": "message_stop"}, "message_stop")),
-    ]
+    if with_text:
+        events.append(
+            (False, _sse({"type": "content_block_stop", "index": 0}, "content_block_stop"))
+        )
+    tools = anthropic_tool_events(plan.tool_calls, int(with_text), plan.chunk_size, n)
+    events += [(piece, _sse(payload, name)) for piece, name, payload in tools]
+    final = {
+        "type": "message_delta",
+        "delta": {"stop_reason": plan.stop("anthropic"), "stop_sequence": None},
+        "usage": _anthropic_usage(plan, plan.output_tokens),
+    }
+    events.append((False, _sse(final, "message_delta")))
+    events.append((False, _sse({"type": "message_stop"}, "message_stop")))
     return events
 
 

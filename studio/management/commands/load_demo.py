@@ -1,4 +1,4 @@
-"""`manage.py load_demo`: install the bundled demo world (idempotent)."""
+"""`manage.py load_demo`: install the bundled demo worlds (idempotent)."""
 
 from typing import Any
 
@@ -8,7 +8,7 @@ from studio.demo import load_demo
 
 
 class Command(BaseCommand):
-    help = "Create the demo user and publish the bundled demo world (safe to run again)."
+    help = "Create the demo user and publish the bundled demo worlds (safe to run again)."
 
     def handle(self, *args: Any, **options: Any) -> None:
         result = load_demo()
@@ -17,4 +17,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Demo world '{version.name}' {state}; published version {version.number}, "
             f"{result['assets']} new audio assets."
+        )
+        gm = result["gm"]
+        state = "updated" if gm["changed"] else "unchanged"
+        self.stdout.write(
+            f"Game-master demo world '{gm['version'].name}' {state}; "
+            f"published version {gm['version'].number}."
         )

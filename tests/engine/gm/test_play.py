@@ -10,7 +10,7 @@ import pytest
 from engine.gm.play import GMError, play_gm_action
 from engine.llm.base import ChatRequest, Chunk, ProviderError, Usage
 from engine.llm.offline import OfflineProvider
-from engine.session import SessionState
+from engine.session import SessionState, ToolCall
 from engine.turn import PlayerAction, Turn, TurnFailed
 from engine.world import load_world
 from tests.conftest import FakeClock, SeededRng
@@ -18,7 +18,7 @@ from tests.engine.gm.worlds import demo_world, new_state, play, play_all, tiny_w
 
 
 class CountingProvider:
-    """A live-like provider that records each request."""
+    """A live-like provider that records each request and closes the turn with log_event."""
 
     name = "counting"
     model = "counting-1"
@@ -28,8 +28,11 @@ class CountingProvider:
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[Chunk]:
         self.requests.append(request)
-        yield Chunk(text="The narrator speaks.")
-        yield Chunk(choices=["Look closer", "Walk away"])
+        arguments = {
+            "narration": "The narrator speaks.",
+            "suggestions": ["Look closer", "Walk away"],
+        }
+        yield Chunk(tool_calls=[ToolCall("c1", "log_event", arguments)])
         yield Chunk(usage=Usage(input_tokens=10, output_tokens=4, cost=0.001))
 
 
@@ -40,15 +43,15 @@ def test_an_engine_move_makes_no_model_call():
     assert (result.kind, result.model_calls, provider.requests) == ("engine", 0, [])
 
 
-def test_anything_else_goes_to_the_narrator_with_the_scene_context():
+def test_anything_else_goes_to_the_master_with_the_scene_context():
     provider = CountingProvider()
     world = demo_world()
     result = play(world, new_state(world), "I hum an old song", "ren", provider=provider)
     assert (result.kind, result.model_calls) == ("master", 1)
     assert result.narration == "The narrator speaks."
     assert result.suggestions == ["Look closer", "Walk away"]
-    system = provider.requests[0].messages[0]
-    assert system.role == "system" and result.context in system.content
+    turn = provider.requests[0].messages[1]
+    assert turn.role == "user" and result.context in turn.content
     assert provider.requests[0].player_text == "I hum an old song"
     assert result.events[0].text == 'Ren Ashby: "I hum an old song"'
 
@@ -162,7 +165,7 @@ def test_a_live_provider_narrates_the_consequence_of_a_roll_in_one_call():
     world = demo_world()
     rolled = play_all(world, ["climb the well", {"roll": True}], "ada", provider=provider)[-1]
     assert rolled.model_calls == 1 and len(provider.requests) == 1
-    assert "The server rolled" in provider.requests[0].messages[-1].content
+    assert "The server already rolled" in provider.requests[0].messages[-1].content
     assert rolled.narration.endswith("The narrator speaks.")
 
 
@@ -289,3 +292,68 @@ def test_a_failed_narrator_call_fails_the_turn_and_applies_nothing():
         True,
     )
     assert state.gm is None and state.turn == 0
+
+
+# --- the scene the master's tools see; typing the Roll button's word ----------------------------
+
+
+def test_a_clue_locked_by_a_world_variable_opens_when_the_variable_says_so():
+    from engine.llm.scripted import ScriptedProvider, parse_replies
+    from tests.engine.gm.worlds import demo_data
+
+    data = demo_data()
+    data["variables"] = [{"id": "bell-rung", "type": "boolean", "defaultValue": False}]
+    data["gameMaster"]["clues"].append(
+        {
+            "id": "bell-rope",
+            "name": "The bell rope",
+            "text": "The bell rope is cut clean.",
+            "anchor": {"location": "the-wayfarer"},
+            "requires": [
+                {"type": "condition", "variableId": "bell-rung", "operator": "eq", "value": True}
+            ],
+        }
+    )
+    world = load_world(data)
+    grant = {"name": "grant_clue", "arguments": {"clue": "bell-rope"}}
+    close = {"name": "log_event", "arguments": {"narration": "You look at the rope."}}
+    replies = [{"text": "", "tool_calls": [grant]}, {"text": "", "tool_calls": [close]}]
+    state = new_state(world)
+    state.values["bell-rung"] = True
+    provider = ScriptedProvider(parse_replies(replies))
+    result = play(world, state, "I hum an old song", "ren", provider=provider)
+    first = result.tool_calls[0]
+    assert (first.name, first.ok, first.error) == ("grant_clue", True, "")
+    assert result.state.gm is not None and "bell-rope" in result.state.gm.characters["ren"].clues
+
+
+@pytest.mark.parametrize(
+    ("language", "typed"),
+    [
+        ("en", "roll"),
+        ("en", "Roll"),
+        ("es", "tirar"),
+        ("es", "Tiro"),
+        ("zh", "掷骰"),
+        ("en", "tiro"),
+    ],
+)
+def test_typing_the_roll_word_while_a_check_waits_rolls_it(language, typed):
+    world = demo_world().model_copy(update={"language": language})
+    state = new_state(world)
+    asked = play(world, state, "climb the well", "ada", rng_seed=5)
+    assert asked.pending is not None
+    by_word = play(world, asked.state, typed, "ada", rng_seed=5)
+    by_button = play(world, asked.state, {"roll": True}, "ada", rng_seed=5)
+    assert by_word.to_dict()["rolls"] == by_button.to_dict()["rolls"] != []
+    assert (by_word.kind, by_word.narration) == (by_button.kind, by_button.narration)
+    assert by_word.changes["pending"] is None
+
+
+def test_the_roll_word_in_a_sentence_or_with_nothing_waiting_is_no_roll():
+    world = demo_world()
+    asked = play(world, new_state(world), "climb the well", "ada")
+    rolled_barrel = play(world, asked.state, "roll the barrel away", "ada")
+    assert rolled_barrel.rolls == [] and rolled_barrel.changes["pending"] is None
+    nothing = play(world, new_state(world), "roll", "ada")
+    assert nothing.kind == "master" and nothing.rolls == []

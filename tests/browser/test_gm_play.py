@@ -1,0 +1,177 @@
+"""Brackenford, the game-master demo, in real Chromium against daphne (issue 10 §4, §7).
+
+The server is ``runserver`` (daphne) in a subprocess on a free loopback port with its own SQLite
+file, set up as ``make run`` does it: ``migrate`` then ``load_demo``; tests/browser/seed_gm.py
+adds a player. No model is configured: the engine moves and the dice need none.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE, shot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [pytest.mark.timeout(240)]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited:\n{log.read_text()[-3000:]}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not start:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """Migrate, load the demo worlds, add a player, then serve with daphne on a free port."""
+    tmp = tmp_path_factory.mktemp("gm-play")
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
+        "MEDIA_ROOT": str(tmp / "media"),
+        "REDIS_URL": "",
+        "DEBUG": "true",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "FABULA_PROVIDER": "offline",
+        "PYTHONPATH": str(ROOT),
+    }
+    python = sys.executable
+    for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
+        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    seeded = subprocess.run(
+        [python, "tests/browser/seed_gm.py"], cwd=ROOT, env=env, check=True, capture_output=True
+    )
+    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
+    port = free_port()
+    log = tmp / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, proc, log)
+        info["base"] = f"http://127.0.0.1:{port}"
+        yield info
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def open_gallery(browser: Any, server: dict[str, Any], viewport: dict[str, int]) -> Any:
+    """A logged-in page on the gallery; page errors and CSP violations are collected."""
+    context = browser.new_context(viewport=viewport, timezone_id="Europe/Madrid")
+    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and "Content Security Policy" in msg.text
+            else None
+        ),
+    )
+    page.errors = errors
+    page.goto(server["base"] + "/")
+    return page
+
+
+def client_js(expr: str) -> str:
+    """A JS expression evaluated with ``c``, the page's PlayClient."""
+    client = "document.querySelector('[data-play-root]').__fabulaPlay"
+    return f"(() => {{ const c = {client}; return {expr}; }})()"
+
+
+def wait_settled(page: Any, count: int) -> None:
+    page.wait_for_function(
+        client_js(f"c.messages.length === {count} && c.streamingId === null"), timeout=20000
+    )
+
+
+def held(page: Any) -> int:
+    return int(page.evaluate(client_js("c.messages.length")))
+
+
+def last_reply(page: Any) -> str:
+    return str(page.locator(".msg--assistant .msg-body").last.text_content()).strip()
+
+
+def start_brackenford(page: Any, character: str) -> None:
+    card = page.locator("article.card", has_text="Brackenford")
+    card.locator("a", has_text="Play").click()
+    page.select_option("select[name=character]", character)
+    page.click(".start-form button[type=submit]")
+    page.wait_for_selector(".conn[data-state=online]", timeout=15000)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_brackenford_moves_by_a_click_and_rolls_a_risky_climb(
+    browser: Any, server: dict[str, Any], viewport: dict[str, int]
+) -> None:
+    page = open_gallery(browser, server, viewport)
+    assert page.locator("article.card").count() == 2  # beside the Lantern
+    start_brackenford(page, "ren")
+    page.wait_for_selector('[data-gm-place]:has-text("The Wayfarer\'s Rest")')
+    assert page.is_hidden("[data-gm-check]")
+
+    count = held(page)
+    page.click('[data-gm-click="location:square"]')
+    wait_settled(page, count + 1)  # a click sends no player message
+    page.wait_for_selector("[data-gm-place]:has-text('Market Square')")
+    assert "Market Square" in last_reply(page)
+    assert page.locator(".msg--assistant").last.locator(".msg-engine").is_visible()
+
+    page.fill("[data-input]", "climb the well")
+    page.click("[data-send]")
+    wait_settled(page, count + 3)
+    check = page.wait_for_selector("[data-gm-check]:visible")
+    assert check.text_content().strip().startswith("Roll for Athletics · DC 15")
+    assert page.locator(".choice", has_text="Roll").count() == 0
+    shot(page, f"gm-check-pending-{viewport['width']}")
+
+    page.click("[data-gm-roll]")
+    wait_settled(page, count + 4)
+    line = page.wait_for_selector("[data-gm-rolls] .play-gm-roll-line")
+    total = int(line.get_attribute("data-gm-total") or "0")
+    face = int(page.text_content(".play-gm-dice").strip().removeprefix("d20 [").removesuffix("]"))
+    assert line.text_content().strip() == (  # Ren: strength 10, not proficient in athletics
+        f"Athletics d20 [{face}] + 0 Strength = {total} vs DC 15 "
+        + ("success" if total >= 15 else "failure")
+    )
+    assert total == face
+    assert line.get_attribute("data-gm-outcome") == ("success" if total >= 15 else "failure")
+    assert last_reply(page).startswith("Athletics: d20")
+    assert page.is_hidden("[data-gm-check]")
+    shot(page, f"gm-roll-breakdown-{viewport['width']}")
+    assert page.errors == []
