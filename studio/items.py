@@ -67,10 +67,26 @@ def _check_unused(variable: Variable) -> None:
                 for n, condition in enumerate(conditions)
                 if isinstance(condition, dict) and condition.get("variableId") == variable.key
             ]
+    users += _game_master_users(variable)
     if users:
         raise WorldValidationError(
             [f"id: '{variable.key}' is used by {', '.join(users)}; change those conditions first"]
         )
+
+
+def _game_master_users(variable: Variable) -> list[str]:
+    """The game-master clue requirements that name ``variable`` (kept whole in World.extra)."""
+    block = variable.world.extra.get("gameMaster")
+    clues = block.get("clues") if isinstance(block, dict) else None
+    users = []
+    for index, clue in enumerate(clues if isinstance(clues, list) else []):
+        needs = clue.get("requires") if isinstance(clue, dict) else None
+        users += [
+            f"gameMaster.clues[{index}].requires[{n}]"
+            for n, need in enumerate(needs if isinstance(needs, list) else [])
+            if isinstance(need, dict) and need.get("variableId") == variable.key
+        ]
+    return users
 
 
 def _check_unique(part: Part, world: World, key: str, exclude_pk: int | None = None) -> None:

@@ -4,12 +4,14 @@ path, at import (engine.world.load_world), at save (studio services and forms) a
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
 from engine.world import WorldValidationError, load_world
+from studio.demo import GM_DEMO_WORLD_PATH
 from studio.models import Entry, Rule, Variable, World
 from studio.worlds import create_item, delete_item, import_world, update_item
 from tests.factories import world_data
@@ -203,3 +205,19 @@ def test_the_api_refuses_bad_variables_and_conditions_with_their_paths(client, a
     assert (
         "variables[0].defaultValue: must be between 0 and 100, got 101" in response.json()["errors"]
     )
+
+
+def test_a_variable_named_by_a_game_master_clue_cannot_be_deleted(alice):
+    data = json.loads(GM_DEMO_WORLD_PATH.read_text())
+    data["id"] = ""
+    data["variables"] = [*data.get("variables", []), world_data()["variables"][0]]
+    key = data["variables"][-1]["id"]
+    need = {"type": "condition", "variableId": key, "operator": "gt", "value": 0}
+    data["gameMaster"]["clues"][0]["requires"] = [need]
+    world = import_world(alice, data)
+    variable = Variable.objects.get(world=world, key=key)
+
+    assert refused(lambda: delete_item(variable)) == [
+        f"id: '{key}' is used by gameMaster.clues[0].requires[0]; change those conditions first"
+    ]
+    assert Variable.objects.filter(world=world, key=key).exists()
