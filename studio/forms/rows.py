@@ -225,12 +225,12 @@ class RowForm(forms.Form):
 
     def to_item(self, path: str) -> dict[str, Any] | None:
         """The JSON item; None after putting an error (named by ``path``) on a field."""
-        raise NotImplementedError
+        raise TypeError(f"{type(self).__name__} must define to_item")
 
     @classmethod
     def from_item(cls, item: Any, pickers: Pickers) -> dict[str, Any] | None:
         """The row's initial values for a JSON item; None when the row cannot show all of it."""
-        raise NotImplementedError
+        raise TypeError(f"{cls.__name__} must define from_item")
 
     def fail(self, name: str, path: str, message: Any) -> None:
         self.add_error(name, f"{path}.{self.key_of(name)}: {message}")

@@ -19,16 +19,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.browser.test_gm_play import (
-    ROOT,
-    free_port,
-    held,
-    last_reply,
-    open_gallery,
-    wait_for_port,
-    wait_settled,
-)
+from tests.browser.test_gm_play import ROOT, held, last_reply, open_gallery, wait_settled
 from tests.support.model_server import ModelServer, Reply
+from tests.support.ports import free_port, wait_for_port
 
 pytestmark = [pytest.mark.timeout(240)]
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.support.model_server import ModelServer, Reply
+from tests.support.ports import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -44,24 +43,6 @@ pytestmark = [
 ]
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited:\n{log.read_text()[-3000:]}")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    raise RuntimeError(f"the server did not start:\n{log.read_text()[-3000:]}")
 
 
 @pytest.fixture(scope="module")
