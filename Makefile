@@ -37,6 +37,13 @@ fmt: install ## Format and autofix
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# Background work against Redis (REDIS_URL, the same DATABASE_URL as the web process).
+worker: install ## Run a Celery worker (compaction, memory summaries, evaluations)
+	$(VENV)/bin/celery -A config worker -l info
+
+beat: install ## Run Celery beat (guest purge, NPC memory decay, stale evaluations)
+	$(VENV)/bin/celery -A config beat -l info -s $(or $(CELERY_BEAT_SCHEDULE),/tmp/fabula-celerybeat-schedule)
+
 # The relay benchmark runs daphne with DEBUG off: throwaway keys unless set.
 bench: export SECRET_KEY ?= bench-only-secret-key-not-for-any-real-site-0123456789
 bench: export FABULA_KEY_ENCRYPTION_SECRET ?= bench-only-key-encryption-secret
@@ -45,4 +52,4 @@ bench: install ## Run the benchmarks (prints ratios against simple baselines)
 	$(PY) bench/prompt.py
 	$(PY) bench/relay.py
 
-.PHONY: help install run lint test fmt bench
+.PHONY: help install run lint test fmt bench worker beat

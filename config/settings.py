@@ -48,6 +48,7 @@ MIDDLEWARE = [
     "config.limits.input_limits",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.timezones.timezone_middleware",  # the browser's zone (fabula_tz cookie), else UTC
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -148,6 +149,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = FABULA_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 25 * 1024 * 1024
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 MAX_AUDIO_BYTES = env_int("MAX_AUDIO_BYTES", 10 * 1024 * 1024)
+# A portrait or avatar upload (studio.portraits, which also caps its pixels).
+MAX_PORTRAIT_BYTES = env_int("MAX_PORTRAIT_BYTES", 5 * 1024 * 1024)
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
@@ -215,6 +218,8 @@ FABULA_FIRST_TOKEN_TIMEOUT = float(env_str("FABULA_FIRST_TOKEN_TIMEOUT", "60"))
 FABULA_PROVIDER_RETRIES = env_int("FABULA_PROVIDER_RETRIES", 3)
 FABULA_PROVIDER_BACKOFF = float(env_str("FABULA_PROVIDER_BACKOFF", "0.5"))
 FABULA_COMPACTION_TOKENS = env_int("FABULA_COMPACTION_TOKENS", 0)
+# Plain worlds: a session-memory block after this many messages without one (play.memory).
+FABULA_MEMORY_MESSAGES = env_int("FABULA_MEMORY_MESSAGES", 40)
 # Users' own model servers (play.netguard): loopback and private addresses are refused unless
 # this is set (a local Ollama); metadata, link-local and multicast addresses are always refused.
 FABULA_ALLOW_PRIVATE_MODEL_HOSTS = env_bool("FABULA_ALLOW_PRIVATE_MODEL_HOSTS", False)
@@ -222,8 +227,18 @@ FABULA_ALLOW_PRIVATE_MODEL_HOSTS = env_bool("FABULA_ALLOW_PRIVATE_MODEL_HOSTS", 
 # models a session or world may pick on it besides FABULA_MODEL.
 FABULA_SITE_DAILY_BUDGET = env_int("FABULA_SITE_DAILY_BUDGET", 0)
 FABULA_SITE_MODELS = env_list("FABULA_SITE_MODELS", [])
+# "Test connection" and "List models" on My model (play.provider_check): tries per user and UTC
+# day (0: no limit); each reaches the user's own server through play.netguard.
+FABULA_PROVIDER_CHECKS = env_int("FABULA_PROVIDER_CHECKS", 50)
 # Proxies (addresses or networks) whose X-Forwarded-For names the client; empty: REMOTE_ADDR.
 FABULA_TRUSTED_PROXIES = env_list("FABULA_TRUSTED_PROXIES", [])
+# Batch evaluations (studio.evaluations): the highest budget cap a run may ask for (USD), the most
+# actions one run may play, the base of the retry backoff (seconds, doubled per retry) and how long
+# a run may go without progress before beat closes it as stale.
+FABULA_EVAL_MAX_BUDGET = float(env_str("FABULA_EVAL_MAX_BUDGET", "5"))
+FABULA_EVAL_MAX_ACTIONS = env_int("FABULA_EVAL_MAX_ACTIONS", 2000)
+FABULA_EVAL_RETRY_BASE = env_int("FABULA_EVAL_RETRY_BASE", 2)
+FABULA_EVAL_STALE_MINUTES = env_int("FABULA_EVAL_STALE_MINUTES", 60)
 
 LOGGING = {
     "version": 1,

@@ -17,7 +17,10 @@ A thin shell over ``engine.api``; other tools rely on its input and output, so k
   one JSON line per action (``engine.gm.cli`` documents the contract).
 - ``lint --world W.json`` prints the world linter's findings, one JSON object per line, and exits
   1 when one is an error (``engine.lint_cli`` documents the contract).
-- Every error exits 1 (a usage error too, with argparse's message on stderr).
+- ``test --world W.json --tests T.json [--junit FILE]`` runs the world's tests and exits 1 when
+  one fails, 2 on a usage error (``engine.worldtests_cli`` documents the contract).
+- Every error exits 1 (a usage error too, with argparse's message on stderr); ``test``'s
+  usage errors exit 2.
 
 State JSON maps variable ids to values (missing ids take their default). Context JSON keys, all
 optional: turn, char, user, persona {name, appearance, personality, backstory}, now (ISO
@@ -66,6 +69,10 @@ from engine.gm.cli import cmd_gm
 from engine.lint_cli import SUMMARY as LINT_SUMMARY
 from engine.lint_cli import cmd_lint
 from engine.llm.offline import OfflineProvider
+from engine.worldtests_cli import SUMMARY as TEST_SUMMARY
+from engine.worldtests_cli import USAGE_ERROR as TEST_USAGE_ERROR
+from engine.worldtests_cli import add_arguments as add_test_arguments
+from engine.worldtests_cli import cmd_test
 
 
 class CliError(Exception):
@@ -368,6 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="seed for reproducible play")
     add_gm_arguments(command("gm", cmd_gm, GM_SUMMARY))
     command("lint", cmd_lint, LINT_SUMMARY)
+    add_test_arguments(command("test", cmd_test, TEST_SUMMARY))
     return parser
 
 
@@ -379,7 +387,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse: --help exits 0; a usage error is an error like any other
-        return 0 if exc.code in (0, None) else 1
+        if exc.code in (0, None):
+            return 0
+        # ``test`` keeps exit 1 for failing tests: its usage errors exit 2, so a CI tells them apart
+        return TEST_USAGE_ERROR if list(argv or sys.argv[1:])[:1] == ["test"] else 1
     try:
         status: int = args.handler(args)
     except CliError as exc:

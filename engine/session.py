@@ -139,6 +139,10 @@ class SessionState(BaseModel):
     audio: dict[str, str | None] = Field(default_factory=dict)
     compaction_summary: str = ""
     session_memory: str = ""
+    # How far the session memory reaches (engine.memory): the position of the last message it
+    # covers, and in a game-master world the id of the last event.
+    memory_mark: int = -1
+    memory_event: int = 0
     gm: GMState | None = None  # game-master worlds only (engine.gm.state, seed 001)
 
     @classmethod

@@ -501,6 +501,9 @@ class Settings(Schema):
     top_k: int | None = Field(default=None, ge=0, le=1_000_000)
     min_p: float | None = Field(default=None, ge=0, le=1)
     structured_output: bool = False
+    # The model the creator recommends; play uses it on the site's key only where the site
+    # allows that model (FABULA_SITE_MODELS). Empty: no recommendation.
+    recommended_model: str = Field(default="", max_length=200)
 
 
 class WorldDefinition(Schema):
@@ -608,6 +611,8 @@ def export_world(world: WorldDefinition) -> dict[str, Any]:
     for key in ("topK", "minP"):
         if settings.get(key) is None:
             settings.pop(key, None)
+    if not settings.get("recommendedModel"):
+        settings.pop("recommendedModel", None)
     if data.get("language") is None:
         data.pop("language", None)
     if data.get("gameMaster") is None:

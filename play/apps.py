@@ -7,4 +7,4 @@ class PlayConfig(AppConfig):
 
     def ready(self) -> None:
         # Connects the receivers that close a user's sockets when they sign out.
-        from play import signouts  # noqa: F401
+        from play import personas, signouts  # noqa: F401  (personas: avatar files of deleted ones)

@@ -13,10 +13,12 @@ from dataclasses import replace
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 
 from play import frames, framing, handlers
 from play.errors import SessionForbidden, SessionNotFound
 from play.gm_quota import zone_from_scope
+from play.languages import language_from_scope
 from play.quota import scope_address
 from play.sessions import player_for
 from play.signouts import groups_for
@@ -30,10 +32,12 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     joined: handlers.Joined | None = None
     forwarder: asyncio.Task[None] | None = None
     signout_groups: tuple[str, ...] = ()
+    language = "en"
 
     async def connect(self) -> None:
         # Accept first: a close before accept becomes an HTTP 403 and loses the code.
         await self.accept()
+        self.language = language_from_scope(self.scope)  # for the messages a frame raises
         session = self.scope.get("session")
         player = player_for(
             self.scope.get("user"),
@@ -73,7 +77,9 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             reply = frames.error(f"{exc.field}: {exc.message}", exc.raw, exc.field)
             await self.send(text_data=frames.encode(reply))
             return
-        for reply in await handlers.handle(self.joined, frame):
+        with translation.override(self.language):
+            replies = await handlers.handle(self.joined, frame)
+        for reply in replies:
             await self.send(text_data=framing.encoded(reply)[1])
 
     async def play_relay(self, event: dict[str, Any]) -> None:

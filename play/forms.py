@@ -11,7 +11,11 @@ from play.gm import version_characters
 from play.models import PROVIDERS, Persona
 from play.narrator import default_mode
 
-START_MODES = [("live", _("Live narrator")), ("offline", _("Offline (no model call, free)"))]
+START_MODES = [
+    ("live", _("Live narrator")),
+    ("record", _("Live narrator, recorded as a demo")),
+    ("offline", _("Offline (no model call, free)")),
+]
 NO_MODEL_MODES = [
     ("offline", _("Offline narrator — no model (free)")),
     ("live", _("A model, once one is set in “My model” (offline until then)")),
@@ -162,3 +166,9 @@ class ProviderForm(forms.Form):
         if self.cleaned_data.get("clear_key"):
             return ""
         return self.cleaned_data.get("api_key") or None
+
+
+class ModelPickForm(forms.Form):
+    """One of the models "List models" found, picked as the user's model."""
+
+    model = forms.CharField(label=_("Model"), max_length=200)

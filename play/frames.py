@@ -106,6 +106,12 @@ class RollFrame(ClientFrame):
     type: Literal["roll"]
 
 
+class DemoStepFrame(ClientFrame):
+    """Play the next step of a replayed demo; the server knows which (play.demos)."""
+
+    type: Literal["demo_step"]
+
+
 class SyncFrame(ClientFrame):
     type: Literal["sync"]
     last_message_id: MessageId | None = None
@@ -135,6 +141,7 @@ Frame = Annotated[
     | SwitchGreetingFrame
     | ActionFrame
     | RollFrame
+    | DemoStepFrame
     | SyncFrame
     | HistoryFrame,
     Field(discriminator="type"),
@@ -155,6 +162,7 @@ FRAME_TYPES = (
     "switch_greeting",
     "action",
     "roll",
+    "demo_step",
     "sync",
     "history",
 )
@@ -229,8 +237,14 @@ def message_start(message: dict[str, Any], *, continuing: bool = False) -> dict[
     return {"type": "message_start", "message": message, "continuing": continuing}
 
 
-def message_done(message: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "message_done", "message": message}
+def message_done(
+    message: dict[str, Any], session_usage: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``session_usage``: the session's running total after a reply (play.costs), when known."""
+    frame: dict[str, Any] = {"type": "message_done", "message": message}
+    if session_usage is not None:
+        frame["session_usage"] = session_usage
+    return frame
 
 
 def message_failed(message_id: int, error: str, message: dict[str, Any]) -> dict[str, Any]:
@@ -332,3 +346,8 @@ def check_pending(check: dict[str, Any]) -> dict[str, Any]:
 def scene(view: dict[str, Any]) -> dict[str, Any]:
     """Where the player's character is, what it can click, and the check it waits on."""
     return {"type": "scene", **view}
+
+
+def demo(played: int, total: int) -> dict[str, Any]:
+    """How far a replayed demo got: its bar shows the next step (play.demos)."""
+    return {"type": "demo", "played": played, "total": total}

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.utils.translation import gettext
 
-from play import frames, framing, gm, history, messages, recovery, sessions, turns
+from play import costs, demos, frames, framing, gm, history, messages, recovery, sessions, turns
 from play.errors import PlayError, SessionBusy
 from play.frames import (
     ActionFrame,
@@ -24,6 +25,7 @@ from play.frames import (
     CheckpointSaveFrame,
     ContinueFrame,
     DeleteFrame,
+    DemoStepFrame,
     EditFrame,
     Frame,
     HistoryFrame,
@@ -93,7 +95,7 @@ async def _history(joined: Joined, since: int | None) -> dict[str, Any]:
 def _session(session_id: str) -> Session:
     session = Session.objects.select_related("world_version").filter(pk=session_id).first()
     if session is None:
-        raise PlayError("This session no longer exists.")
+        raise PlayError(gettext("This session no longer exists."))
     return session
 
 
@@ -151,9 +153,15 @@ async def _roll(joined: Joined, frame: RollFrame) -> list[dict[str, Any]]:
     return []
 
 
+async def _demo_step(joined: Joined, frame: DemoStepFrame) -> list[dict[str, Any]]:
+    step = await database_sync_to_async(_with_session)(joined.session_id, demos.next_step)
+    await turns.start_turn(joined.session_id, joined.player, step.kind, step.text, step.action)
+    return []
+
+
 async def _stop(joined: Joined, frame: StopFrame) -> list[dict[str, Any]]:
     if not await turns.stop_turn(joined.session_id):
-        raise PlayError("No reply is being written right now.")
+        raise PlayError(gettext("No reply is being written right now."))
     return []
 
 
@@ -177,7 +185,7 @@ def _with_session(session_id: str, fn: Callable[..., Any], *args: Any) -> Any:
 def _message_and_state(session: Session, message: Any) -> list[dict[str, Any]]:
     session.refresh_from_db(fields=["state"])
     return [
-        frames.message_done(sessions.message_dict(message)),
+        frames.message_done(sessions.message_dict(message), costs.session_usage(session.pk)),
         sessions.state_frame(session),
         *gm.session_frames(session),
     ]
@@ -302,6 +310,7 @@ _HANDLERS: dict[type[Any], Handler] = {
     SwitchGreetingFrame: _switch_greeting,
     ActionFrame: _action,
     RollFrame: _roll,
+    DemoStepFrame: _demo_step,
     SyncFrame: _sync,
     HistoryFrame: _page,
 }

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from play import frames
+from play.costs import session_usage
 from play.errors import PlayError
 from play.models import Message, Session
 from play.sessions import (
@@ -20,7 +23,7 @@ from play.sessions import (
     state_frame,
 )
 
-UNKNOWN_ANCHOR = "This message does not exist in the session."
+UNKNOWN_ANCHOR = gettext_noop("This message does not exist in the session.")
 
 
 def page_before(
@@ -72,7 +75,7 @@ def _history(
     last = session.messages.order_by("-position").first() if not messages else messages[-1]
     pending = last.choices if last is not None and last.role == "assistant" else []
     return frames.history(
-        session_dict(session),
+        session_dict(session) | {"usage": session_usage(session.pk)},
         [message_dict(m) for m in messages],
         state_frame(session),
         checkpoint_list(session),
@@ -88,7 +91,7 @@ def page_frame(session: Session, before: int | None, limit: int) -> dict[str, An
     if before is not None:
         anchor = session.messages.filter(pk=before).only("position").first()
         if anchor is None:
-            raise PlayError(UNKNOWN_ANCHOR, field="before")
+            raise PlayError(gettext(UNKNOWN_ANCHOR), field="before")
         position = anchor.position
     messages, has_more = page_before(session, position, limit)
     return frames.history_page(before, [message_dict(m) for m in messages], has_more)

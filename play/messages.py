@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from engine.directives import extract_directives
 from engine.session import SessionState
@@ -44,7 +45,7 @@ _COPIED_FIELDS = (
 
 def _settled(message: Message) -> None:
     if message.status == "streaming":
-        raise PlayError("This message is still being written.", field="message_id")
+        raise PlayError(gettext("This message is still being written."), field="message_id")
 
 
 def _initial_state(session: Session) -> dict[str, Any]:
@@ -122,15 +123,15 @@ def swipe_message(session: Session, message_id: int, direction: str) -> Message 
     message = get_message(session, message_id)
     _settled(message)
     if message.role != "assistant":
-        raise PlayError("Only the narrator's messages have swipes.", field="message_id")
+        raise PlayError(gettext("Only the narrator's messages have swipes."), field="message_id")
     if session.messages.filter(position__gt=message.position).exists():
-        raise PlayError("Only the last message can be swiped.", field="message_id")
+        raise PlayError(gettext("Only the last message can be swiped."), field="message_id")
     index = message.active_swipe + (1 if direction == "right" else -1)
     if index < 0:
-        raise PlayError("This is the first swipe.", field="direction")
+        raise PlayError(gettext("This is the first swipe."), field="direction")
     if index >= len(message.swipes):
         if message.is_greeting:
-            raise PlayError("This is the last greeting.", field="direction")
+            raise PlayError(gettext("This is the last greeting."), field="direction")
         return None
     return _show_swipe(session, message, index)
 
@@ -139,12 +140,15 @@ def switch_greeting(session: Session, index: int) -> Message:
     """Start the story with another greeting; only before the player has said anything."""
     greeting = session.messages.filter(is_greeting=True).first()
     if greeting is None:
-        raise PlayError("This world has no greetings.", field="index")
+        raise PlayError(gettext("This world has no greetings."), field="index")
     if session.messages.filter(position__gt=greeting.position).exists():
-        raise PlayError("The greeting can only change before the story starts.", field="index")
+        raise PlayError(
+            gettext("The greeting can only change before the story starts."), field="index"
+        )
     if not 0 <= index < len(greeting.swipes):
         raise PlayError(
-            f"There are {len(greeting.swipes)} greetings; index {index} is out of range.",
+            gettext("There are %(count)d greetings; index %(index)d is out of range.")
+            % {"count": len(greeting.swipes), "index": index},
             field="index",
         )
     return _show_swipe(session, greeting, index)
@@ -199,7 +203,7 @@ def _jsonable(value: Any) -> Any:
 def _checkpoint(session: Session, checkpoint_id: int) -> Checkpoint:
     checkpoint = session.checkpoints.filter(pk=checkpoint_id).first()
     if checkpoint is None:
-        raise PlayError("This checkpoint does not exist.", field="checkpoint_id")
+        raise PlayError(gettext("This checkpoint does not exist."), field="checkpoint_id")
     return checkpoint
 
 

@@ -34,6 +34,8 @@ class Persona(models.Model):
     personality = models.TextField(blank=True, default="")
     backstory = models.TextField(blank=True, default="")
     is_active = models.BooleanField(default=False)
+    # The square PNG that studio.portraits wrote (its thumbnails sit beside it); "" = none.
+    avatar = models.FileField(upload_to="portraits/", max_length=300, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -242,3 +244,21 @@ def message_usage(message: Message) -> dict[str, Any]:
         "cost": float(message.cost),
         "source": message.source,
     }
+
+
+class WorldDemo(models.Model):
+    """A world's published demo: a signed recording (play.recordings) anybody who can play the
+    world replays at zero cost. One per world; publishing again replaces it."""
+
+    world = models.OneToOneField("studio.World", models.CASCADE, related_name="demo")
+    title = models.CharField(max_length=200, blank=True, default="")
+    data = models.JSONField()
+    published_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.title or f"demo of world {self.world_id}"
+
+    @property
+    def step_count(self) -> int:
+        steps = self.data.get("steps") if isinstance(self.data, dict) else None
+        return len(steps) if isinstance(steps, list) else 0

@@ -5,7 +5,8 @@ record) and a provider is configured, the player's own or the site's. Otherwise 
 it is the offline narrator and links to where a player sets a model. A new session's default
 mode follows the same question, so nobody starts "live" with no model behind it.
 
-This mirrors what ``play.providers.provider_config`` decides for the next turn, without counting
+The model named is the one ``play.providers.provider_config`` picks for the next turn (on the
+site's key, a world's recommended model only where the site offers it), found without counting
 an action against the quota.
 """
 
@@ -19,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from engine.world import WorldDefinition
 from play.models import PROVIDERS, ProviderSetting, Session
+from play.providers import answering_model, recommended_model
 
 
 def configured_provider(user: Any) -> tuple[str, str]:
@@ -47,19 +49,29 @@ def narrator(session: Session, world: WorldDefinition) -> dict[str, Any]:
         "setModelUrl": reverse("play:provider"),
     }
     if session.mode == "replay":
-        return {**offline, "label": _("Replay of a recording — no model")}
+        return {**offline, "label": _("Replay of a recording — no model"), "setModelUrl": ""}
     if session.mode not in ("live", "record"):
         return offline
-    kind, model = configured_provider(session.owner)
+    kind, model = answering_model(session, world)
     if kind == "offline":
         return offline
-    model = session.model or _world_model(world) or model or kind
+    model = model or kind
     label = _("Live — %(model)s") % {"model": model}
     if session.mode == "record":
         label = _("Live — %(model)s, recording") % {"model": model}
-    return {"live": True, "label": label, "model": model, "setModelUrl": offline["setModelUrl"]}
+    return {
+        "live": True,
+        "label": label,
+        "model": model,
+        "setModelUrl": offline["setModelUrl"],
+        "note": _recommendation_note(world, model),
+    }
 
 
-def _world_model(world: WorldDefinition) -> str:
-    value = (world.settings.model_extra or {}).get("model")
-    return value if isinstance(value, str) else ""
+def _recommendation_note(world: WorldDefinition, model: str) -> str:
+    """Said when the creator's recommended model is not the one answering (the site's key may
+    not offer it, or the player chose another)."""
+    recommended = recommended_model(world)
+    if not recommended or recommended == model:
+        return ""
+    return _("The creator recommends %(model)s.") % {"model": recommended}

@@ -35,6 +35,7 @@ import anyio
 import anyio.to_thread
 import httpcore2
 import httpx2
+from django.utils.translation import gettext_noop
 from httpcore2 import AnyIOBackend, AsyncNetworkStream
 
 from engine.llm.base import ChatRequest, Chunk, Provider, ProviderError
@@ -42,8 +43,8 @@ from engine.llm.base import ChatRequest, Chunk, Provider, ProviderError
 log = logging.getLogger(__name__)
 
 UNREACHABLE = "The model server could not be reached. Check its address and try again."
-NOT_ALLOWED = "This address is not allowed."
-BAD_SCHEME = "The base URL must start with http:// or https://."
+NOT_ALLOWED = gettext_noop("This address is not allowed.")
+BAD_SCHEME = gettext_noop("The base URL must start with http:// or https://.")
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

@@ -22,6 +22,7 @@ from typing import Any, cast
 
 import httpx2
 from django.conf import settings
+from django.utils.translation import gettext
 
 from engine.llm.anthropic import AnthropicProvider
 from engine.llm.base import Provider
@@ -122,17 +123,51 @@ def quota_used_up(session: Session, subjects: Sequence[str], now: datetime) -> b
 def _choose(session: Session, world: WorldDefinition | None) -> _Choice:
     """The site's key and model, or the user's own provider with the model they ask for."""
     kind, base_url, api_key, model = _site_default()
-    own = (
-        ProviderSetting.objects.filter(user_id=session.owner_id).first()
-        if session.owner_id is not None
-        else None
-    )
-    asked = session.model or (_world_model(world) if world is not None else "")
+    own = _own_setting(session)
     if own is None:
-        allowed = {model, *(str(m) for m in getattr(settings, "FABULA_SITE_MODELS", ()) or ())}
-        return _Choice(kind, base_url, api_key, asked if asked in allowed else model, False)
+        return _Choice(kind, base_url, api_key, _site_pick(session, world, model), False)
     key = decrypt_secret(own.api_key_encrypted)
-    return _Choice(own.provider, own.base_url, key, asked or own.model or model, True)
+    return _Choice(own.provider, own.base_url, key, _own_pick(session, world, own, model), True)
+
+
+def answering_model(session: Session, world: WorldDefinition) -> tuple[str, str]:
+    """(provider kind, model) of the session's next live turn, as ``provider_config`` picks it.
+
+    For the page: counts nothing and decrypts no key.
+    """
+    kind, _base_url, _key, model = _site_default()
+    own = _own_setting(session)
+    if own is None:
+        return kind, _site_pick(session, world, model)
+    return own.provider, _own_pick(session, world, own, model)
+
+
+def _own_setting(session: Session) -> ProviderSetting | None:
+    if session.owner_id is None:
+        return None
+    return ProviderSetting.objects.filter(user_id=session.owner_id).first()
+
+
+def _site_pick(session: Session, world: WorldDefinition | None, default: str) -> str:
+    """On the site's key: the session's or the world's model only when the site offers it."""
+    allowed = site_models()
+    asked = (session.model, recommended_model(world) if world is not None else "")
+    return next((m for m in asked if m and m in allowed), default)
+
+
+def _own_pick(
+    session: Session, world: WorldDefinition | None, own: ProviderSetting, default: str
+) -> str:
+    """On the player's own key: the session's pick, then the player's own model (one their
+    server is known to serve), then the world's recommendation."""
+    recommended = recommended_model(world) if world is not None else ""
+    return session.model or own.model or recommended or default
+
+
+def site_models() -> set[str]:
+    """The models a session or world may pick on the site's key (FABULA_SITE_MODELS)."""
+    listed = getattr(settings, "FABULA_SITE_MODELS", ()) or ()
+    return {str(settings.FABULA_MODEL), *(str(m) for m in listed)}
 
 
 def _site_default() -> tuple[str, str, str, str]:
@@ -142,10 +177,15 @@ def _site_default() -> tuple[str, str, str, str]:
     return kind, str(settings.FABULA_BASE_URL), str(settings.FABULA_API_KEY), settings.FABULA_MODEL
 
 
-def _world_model(world: WorldDefinition) -> str:
-    extra = world.settings.model_extra or {}
-    value = extra.get("model")
-    return value if isinstance(value, str) else ""
+def recommended_model(world: WorldDefinition) -> str:
+    """The model the world's creator recommends (``settings.recommendedModel``).
+
+    Worlds written before that field said ``settings.model``; it is still read.
+    """
+    if world.settings.recommended_model:
+        return world.settings.recommended_model
+    legacy = (world.settings.model_extra or {}).get("model")
+    return legacy if isinstance(legacy, str) else ""
 
 
 # --- building providers ----------------------------------------------------------------------
@@ -258,10 +298,12 @@ def save_provider_setting(
 ) -> ProviderSetting:
     """Set the user's provider; ``api_key`` None keeps the stored key, "" removes it."""
     if provider not in PROVIDERS:
-        raise PlayError(f"Unknown provider '{provider}'.", field="provider")
+        raise PlayError(
+            gettext("Unknown provider '%(provider)s'.") % {"provider": provider}, field="provider"
+        )
     problem = netguard.url_problem(base_url, _allow_private()) if base_url else None
     if problem:
-        raise PlayError(problem, field="base_url")
+        raise PlayError(gettext(problem), field="base_url")
     setting, _ = ProviderSetting.objects.get_or_create(user=user)
     setting.provider = provider
     setting.base_url = base_url
@@ -275,3 +317,13 @@ def save_provider_setting(
 
 def clear_provider_setting(user: Any) -> None:
     ProviderSetting.objects.filter(user=user).delete()
+
+
+def set_provider_model(user: Any, model: str) -> ProviderSetting:
+    """Make ``model`` (one "List models" found) the model of the user's saved provider."""
+    setting = ProviderSetting.objects.filter(user=user).first()
+    if setting is None:
+        raise PlayError(gettext("Save your model settings first."), field="model")
+    setting.model = model.strip()
+    setting.save(update_fields=["model", "updated_at"])
+    return setting

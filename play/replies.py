@@ -18,12 +18,14 @@ from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine.session import Message as EngineMessage
 from engine.session import Persona as EnginePersona
 from engine.session import SessionState
 from engine.turn import ActionKind, PlayerAction, TurnResult
 from engine.world import WorldDefinition
+from play import demos
 from play.errors import PlayError
 from play.gm import (
     character_of,
@@ -109,7 +111,7 @@ def prepare_turn(
     with transaction.atomic():
         session = Session.objects.select_for_update().filter(pk=session_id).first()
         if session is None:
-            raise PlayError("This session no longer exists.")
+            raise PlayError(gettext("This session no longer exists."))
         fence = claim_session(session, owner)
         messages = list(session.messages.all())
         world = world_of(session)
@@ -151,23 +153,27 @@ def _plan_for(
     engine_kind = kind
     if kind == "regenerate":
         if last is None:
-            raise PlayError("There is nothing to regenerate yet.")
+            raise PlayError(gettext("There is nothing to regenerate yet."))
         if target_id is not None and last.pk != target_id:
-            raise PlayError("Only the last message can be regenerated.", field="message_id")
+            raise PlayError(
+                gettext("Only the last message can be regenerated."), field="message_id"
+            )
         if last.role == "assistant":
             if last.is_greeting:
-                raise PlayError("The greeting cannot be regenerated; switch greetings instead.")
+                raise PlayError(
+                    gettext("The greeting cannot be regenerated; switch greetings instead.")
+                )
             earlier = [m for m in messages if m.position < last.position]
             history = _history(earlier)
             before = next((m.state for m in reversed(earlier) if m.state), None)
             state = SessionState.model_validate(before) if before else state
         if not any(m.role == "user" for m in history):
-            raise PlayError("There is no player message to answer.")
+            raise PlayError(gettext("There is no player message to answer."))
     elif kind == "continue":
         if last is None or last.role != "assistant" or not last.content:
-            raise PlayError("Only a reply of the narrator can be continued.")
+            raise PlayError(gettext("Only a reply of the narrator can be continued."))
         if last.status == "streaming":
-            raise PlayError("This message is still being written.")
+            raise PlayError(gettext("This message is still being written."))
     last_user = next((m for m in reversed(messages) if m.role == "user"), None)
     idle = (now - last_user.created_at).total_seconds() if last_user else None
     config = provider_config(session, world, quota_subjects(player), now)
@@ -297,14 +303,12 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
         session = Session.objects.select_for_update().get(pk=plan.session_id)
         end_claim(session, plan.owner, plan.fence)  # TurnFenced: taken over, write nothing
         session.state = state
-        if recording is not None:
-            turns = dict(session.recording.get("turns") or {})
-            turns[plan.clock_key] = {
-                "now": plan.now.isoformat(),
-                "idle": plan.idle_seconds,
-                "model": plan.model,
-            }
-            session.recording = {**recording, "turns": turns}
+        if recording is not None or plan.config.mode == "replay":
+            clock = {"now": plan.now.isoformat(), "idle": plan.idle_seconds, "model": plan.model}
+            step = demos.Step(plan.kind, plan.action.text, plan.action.action_id)
+            session.recording = demos.after_turn(
+                session.recording, recording, plan.clock_key, clock, step
+            )
         session.save(update_fields=["state", "recording", "updated_at"])
         settle_quota(plan.config, result)  # an engine move costs no action
         if plan.message_id is None:

@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine.llm.offline import OfflineProvider
 from engine.session import Persona as EnginePersona
@@ -134,7 +135,7 @@ def start_session(
     """
     owner = user if user is not None and user.is_authenticated else None
     if owner is None and not guest_key:
-        raise PlayError("A guest preview needs a browser session.")
+        raise PlayError(gettext("A guest preview needs a browser session."))
     session = Session(
         world=version.world,
         world_version=version,
@@ -164,11 +165,11 @@ def _start(
     persona_data: dict[str, Any] | None,
 ) -> Session:
     if mode not in MODES:
-        raise PlayError(f"Unknown mode '{mode}'.", field="mode")
+        raise PlayError(gettext("Unknown mode '%(mode)s'.") % {"mode": mode}, field="mode")
     if persona is None and session.owner is not None:
         persona = Persona.objects.filter(user=session.owner, is_active=True).first()
     if persona is not None and persona.user_id != session.owner_id:
-        raise PlayError("This persona is not yours.", field="persona_id")
+        raise PlayError(gettext("This persona is not yours."), field="persona_id")
     world = world_of(session)
     session.persona = persona
     session.persona_data = persona.to_engine() if persona else {}
@@ -261,7 +262,7 @@ def branch_from_message(session: Session, message_id: int) -> Session:
     """A new session with this session's messages up to ``message_id`` and its state there."""
     message = get_message(session, message_id)
     if message.status == "streaming":
-        raise PlayError("Wait for this message to finish before branching from it.")
+        raise PlayError(gettext("Wait for this message to finish before branching from it."))
     with transaction.atomic():
         branch = Session.objects.get(pk=session.pk)
         branch.pk = uuid.uuid4()
@@ -292,7 +293,7 @@ def sessions_of(user: Any, world_id: int | None = None) -> QuerySet[Session]:
 def get_message(session: Session, message_id: int) -> Message:
     message = session.messages.filter(pk=message_id).first()
     if message is None:
-        raise PlayError("This message does not exist in the session.", field="message_id")
+        raise PlayError(gettext("This message does not exist in the session."), field="message_id")
     return message
 
 

@@ -36,9 +36,11 @@ from engine.turn import (
     TurnFailed,
     TurnResult,
 )
-from play import frames, gm, quota
+from play import demos, frames, gm, quota
+from play.costs import session_usage_or_none
 from play.errors import SessionBusy
 from play.locks import Lease, lock_backend
+from play.memory import maybe_summarise
 from play.models import Message
 from play.providers import build_provider, recording_after
 from play.recovery import TurnFenced, owner_of, recover, supervisor
@@ -131,11 +133,17 @@ async def run_turn(plan: TurnPlan, lease: Lease, running: RunningTurn) -> None:
     finally:
         relay.finish(running)
         await lease.release()
+        if plan.config.mode == "replay":  # a demo's bar learns how far it got, even on failure
+            final = [*final, await database_sync_to_async(demos.progress_frame)(plan.session_id)]
         _publish(plan.session_id, final)
     try:
         await database_sync_to_async(maybe_compact)(plan.session_id)
     except Exception:
         log.exception("could not queue the compaction of session %s", plan.session_id)
+    try:
+        await database_sync_to_async(maybe_summarise)(plan.session_id)
+    except Exception:
+        log.exception("could not queue the memory summary of session %s", plan.session_id)
 
 
 def _publish(session_id: str, outgoing: list[dict[str, Any]]) -> None:
@@ -197,7 +205,10 @@ async def _stream_and_save(
         return None, await _failure(plan, SAVE_ERROR)
     changes = [c.to_dict() for c in result.changes]
     state = result.state
-    outgoing = [frames.message_done(saved)] if saved is not None else []
+    outgoing = []
+    if saved is not None:  # with the session's running total (play.costs)
+        totals = await database_sync_to_async(session_usage_or_none)(plan.session_id)
+        outgoing.append(frames.message_done(saved, totals))
     outgoing.append(frames.state(state.values, state.turn, changes, audio=dict(state.audio)))
     return result, outgoing + pending + gm.turn_frames(plan.world, result, plan.character_id)
 

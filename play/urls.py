@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from play.views import pages, personas, playtest, providers, sandbox
+from play.views import avatars, demos, memory, pages, personas, playtest, providers, sandbox
 
 app_name = "play"
 
@@ -13,16 +13,32 @@ urlpatterns: list[URLPattern] = [
     path("<uuid:session_id>/", pages.session_page, name="session"),
     path("<uuid:session_id>/delete/", pages.delete, name="delete"),
     path("<uuid:session_id>/persona/", pages.change_persona, name="session_persona"),
+    path("<uuid:session_id>/demo.json", demos.download, name="demo_download"),
+    path("<uuid:session_id>/demo/publish/", demos.publish_session, name="demo_publish"),
+    path("demos/<int:world_id>/watch/", demos.watch, name="demo_watch"),
+    path("demos/<int:world_id>/upload/", demos.upload, name="demo_upload"),
+    path("demos/<int:world_id>/remove/", demos.remove, name="demo_remove"),
     path("<uuid:session_id>/messages/<int:message_id>/", pages.message_detail, name="message"),
+    path("<uuid:session_id>/memory/", memory.memory_panel, name="memory"),
+    path("<uuid:session_id>/memory/end/", memory.memory_end, name="memory_end"),
     # One prefix for every sandbox: the pages that frame it allow only that path (play/csp.py).
     path("ui/<uuid:session_id>/", sandbox.custom_ui, name="sandbox"),
     path("personas/", personas.persona_list, name="personas"),
     path("personas/new/", personas.persona_create, name="persona_create"),
     path("personas/<int:persona_id>/", personas.persona_edit, name="persona_edit"),
     path("personas/<int:persona_id>/delete/", personas.persona_delete, name="persona_delete"),
+    path("personas/<int:persona_id>/avatar/", avatars.avatar_upload, name="persona_avatar"),
+    path(
+        "personas/<int:persona_id>/avatar/remove/",
+        avatars.avatar_remove,
+        name="persona_avatar_remove",
+    ),
     path("personas/<int:persona_id>/activate/", personas.persona_activate, name="persona_activate"),
     path("provider/", providers.provider_settings, name="provider"),
     path("provider/reset/", providers.provider_reset, name="provider_reset"),
+    path("provider/test/", providers.provider_test, name="provider_test"),
+    path("provider/models/", providers.provider_models, name="provider_models"),
+    path("provider/pick/", providers.provider_pick, name="provider_pick"),
     path("playtest/<int:world_id>/", playtest.playtest_panel, name="playtest"),
     path("playtest/<int:world_id>/reset/", playtest.playtest_reset, name="playtest_reset"),
     path("<uuid:session_id>/state/", playtest.playtest_state, name="playtest_state"),

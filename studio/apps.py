@@ -10,7 +10,7 @@ class StudioConfig(AppConfig):
         # success); the admin's login names the wait too, like the site's.
         from django.contrib import admin
 
-        from studio import throttle  # noqa: F401
+        from studio import portraits, throttle  # noqa: F401  (portraits: files of deleted faces)
         from studio.forms.accounts import AdminLoginForm
 
         admin.site.login_form = AdminLoginForm

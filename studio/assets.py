@@ -7,6 +7,7 @@ import uuid
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
+from django.utils.translation import gettext
 
 from engine.world import WorldValidationError
 from studio.models import Asset, World
@@ -41,12 +42,14 @@ def store_audio_asset(world: World, upload: UploadedFile[bytes]) -> Asset:
     limit = settings.MAX_AUDIO_BYTES
     size = upload.size or 0
     if size > limit:
-        raise WorldValidationError([f"file: is larger than the {_mb(limit)} limit"])
+        message = gettext("is larger than the %(size)s limit") % {"size": _mb(limit)}
+        raise WorldValidationError([f"file: {message}"])
     upload.seek(0)
     head = upload.read(16)
     content_type = sniff_audio(head)
     if content_type is None:
-        raise WorldValidationError([f"file: not an audio file ({AUDIO_TYPES} expected)"])
+        message = gettext("not an audio file (%(types)s expected)") % {"types": AUDIO_TYPES}
+        raise WorldValidationError([f"file: {message}"])
     upload.seek(0)
     digest = hashlib.sha256()
     for chunk in upload.chunks():

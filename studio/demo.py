@@ -131,9 +131,9 @@ def gm_demo_definition() -> WorldDefinition:
 
 
 def load_demo() -> dict[str, Any]:
-    """Create or refresh the demo user, both worlds, the assets and the published versions; safe
-    to rerun. The Lantern's keys at the top (world, version, changed, assets), Brackenford's
-    under ``gm``."""
+    """Create or refresh the demo user, both worlds, the assets, the published versions and the
+    world tests; safe to rerun. The Lantern's keys at the top (world, version, changed, assets),
+    Brackenford's under ``gm``; ``tests``: how many tests were (re)written."""
     with transaction.atomic():
         user = _demo_user()
         world, changed = _refresh(user, demo_definition())
@@ -142,8 +142,24 @@ def load_demo() -> dict[str, Any]:
         gm_definition = gm_demo_definition()
         gm_world, gm_changed = _refresh(user, gm_definition)
         gm_version = _publish(gm_world, gm_definition, "The bundled game-master demo world.")
+        tests = _load_tests(world, DEMO_WORLD_PATH) + _load_tests(gm_world, GM_DEMO_WORLD_PATH)
     gm = {"world": gm_world, "version": gm_version, "changed": gm_changed}
-    return {"world": world, "version": version, "changed": changed, "assets": assets, "gm": gm}
+    return {
+        "world": world,
+        "version": version,
+        "changed": changed,
+        "assets": assets,
+        "gm": gm,
+        "tests": tests,
+    }
+
+
+def _load_tests(world: World, world_path: Path) -> int:
+    """The world tests shipped beside the demo world (``<name>.tests.json``, issue 13 §3)."""
+    from studio.worldtests.suites import replace_tests
+
+    path = world_path.with_suffix(".tests.json")
+    return replace_tests(world, json.loads(path.read_text(encoding="utf-8")))
 
 
 def _refresh(user: User, definition: WorldDefinition) -> tuple[World, bool]:

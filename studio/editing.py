@@ -11,6 +11,7 @@ from typing import Literal
 
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
+from django.utils.translation import gettext
 
 from engine.world import WorldValidationError
 from studio.assets import store_audio_asset
@@ -83,7 +84,8 @@ def move_root_file(file: RootComponentFile, direction: Direction) -> None:
 def add_preset(world: World, preset: Preset) -> Entry:
     """Add one of the official presets as an entry; twice is refused (``id: already added``)."""
     if Entry.objects.filter(world=world, key=preset.entry_id).exists():
-        raise WorldValidationError([f"id: the preset '{preset.title}' is already in this world"])
+        message = gettext("the preset '%(name)s' is already in this world")
+        raise WorldValidationError(["id: " + message % {"name": preset.title}])
     return create_item(world, Entry, preset.entry)
 
 
@@ -128,7 +130,7 @@ def move_tag(world: World, tag: str, direction: Direction) -> World:
     """Swap a custom tag with its neighbour (tags have no other order than the list's)."""
     tags = list(world.custom_tags)
     if tag not in tags:
-        raise WorldValidationError([f"tag: unknown tag '{tag}'"])
+        raise WorldValidationError(["tag: " + gettext("unknown tag '%(tag)s'") % {"tag": tag}])
     index = tags.index(tag)
     target = index + (-1 if direction == "up" else 1)
     if 0 <= target < len(tags):

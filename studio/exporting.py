@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from engine.interop import world_to_card, world_to_card_png, world_to_worldinfo
 from engine.interop.png import PNG_SIGNATURE
 from studio.models import World
+from studio.portraits import portrait_png
 from studio.worlds import world_to_definition
 
 CardFormat = Literal["png", "json"]
@@ -31,11 +32,9 @@ class Download:
 
 
 def world_portrait(world: World) -> bytes | None:
-    """The world's portrait as PNG bytes, or None: a placeholder is drawn then.
-
-    Worlds have no image field yet (issue 16 §4 adds portraits); return its PNG here when they do.
-    """
-    return None
+    """The world's portrait as PNG bytes (studio.portraits writes it), or None: a placeholder is
+    drawn then."""
+    return portrait_png(world.portrait.name or "")
 
 
 def card_download(world: World, spec: CardSpec = "v2", fmt: CardFormat = "png") -> Download:

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from engine import world as ew
 from engine.world import WorldValidationError
@@ -70,7 +71,11 @@ def _check_unused(variable: Variable) -> None:
     users += _game_master_users(variable)
     if users:
         raise WorldValidationError(
-            [f"id: '{variable.key}' is used by {', '.join(users)}; change those conditions first"]
+            [
+                "id: "
+                + gettext("'%(id)s' is used by %(users)s; change those conditions first")
+                % {"id": variable.key, "users": ", ".join(users)}
+            ]
         )
 
 
@@ -96,7 +101,8 @@ def _check_unique(part: Part, world: World, key: str, exclude_pk: int | None = N
     if exclude_pk is not None:
         others = others.exclude(pk=exclude_pk)
     if others.exists():
-        raise WorldValidationError([f"id: duplicate id '{key}' (another {part.noun} uses it)"])
+        message = gettext("duplicate id '%(id)s' (another %(noun)s uses it)")
+        raise WorldValidationError(["id: " + message % {"id": key, "noun": part.noun}])
 
 
 def _next_position(model: type[WorldItem], world: World) -> int:

@@ -71,6 +71,8 @@ class World(models.Model):
     forked_from = models.ForeignKey(
         "WorldVersion", models.SET_NULL, null=True, blank=True, related_name="forks"
     )
+    # The square PNG that studio.portraits wrote (its thumbnails sit beside it); "" = none.
+    portrait = models.FileField(upload_to="portraits/", max_length=300, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -236,6 +238,23 @@ class Asset(models.Model):
     @property
     def ref(self) -> str:
         return f"@asset:{self.uid}"
+
+
+class CharacterPortrait(models.Model):
+    """The portrait of one player character of the world's ``gameMaster`` block (by its id)."""
+
+    world = models.ForeignKey(World, models.CASCADE, related_name="character_portraits")
+    key = models.CharField(max_length=100, help_text="The character's id in gameMaster.")
+    portrait = models.FileField(upload_to="portraits/", max_length=300)
+
+    class Meta:
+        ordering = ["world", "key"]
+        constraints = [
+            models.UniqueConstraint(fields=["world", "key"], name="characterportrait_unique_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} of {self.world_id}"
 
 
 class AudioTrack(WorldItem):
@@ -424,3 +443,14 @@ class LoginFailure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username} from {self.address or '?'} at {self.created}"
+
+
+# Evaluations live in their own package (studio.evaluations); importing them here registers them.
+from studio.evaluations.models import (  # noqa: E402, F401
+    Evaluation,
+    EvaluationAction,
+    EvaluationGame,
+)
+
+# World tests too (studio.worldtests).
+from studio.worldtests.models import WorldTest, WorldTestRun  # noqa: E402, F401

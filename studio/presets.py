@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 @dataclass(frozen=True, slots=True)
 class Preset:
     key: str
-    title: str
+    title: Promise  # the name shown in the studio; the entry keeps its English ``name``
     purpose: Promise
     entry: dict[str, Any]
 
@@ -107,15 +107,17 @@ COT_BYPASS = _entry(
 )
 
 PRESETS: tuple[Preset, ...] = (
-    Preset("fiction-mode", "Fiction Mode", _("Engage naturally with all content"), FICTION_MODE),
-    Preset("task", "Task", _("The “you are the narrator” instruction"), TASK),
+    Preset("fiction-mode", _("Fiction Mode"), _("Engage naturally with all content"), FICTION_MODE),
+    Preset("task", _("Task"), _("The “you are the narrator” instruction"), TASK),
     Preset(
         "instructions",
-        "Instructions",
+        _("Instructions"),
         _("Show, don't tell; end mid-scene"),
         INSTRUCTIONS,
     ),
-    Preset("style", "Style", _("Characters have distinct voices"), STYLE),
-    Preset("cot-bypass", "CoT Bypass", _("Post-history nudge sent as the user role"), COT_BYPASS),
+    Preset("style", _("Style"), _("Characters have distinct voices"), STYLE),
+    Preset(
+        "cot-bypass", _("CoT Bypass"), _("Post-history nudge sent as the user role"), COT_BYPASS
+    ),
 )
 PRESETS_BY_KEY: dict[str, Preset] = {p.key: p for p in PRESETS}

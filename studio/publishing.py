@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max, Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Max, Q, QuerySet
 
 from engine.lint import lint_source
 from engine.world import WorldDefinition, WorldValidationError, export_world, load_world
@@ -78,7 +78,9 @@ def version_definition(version: WorldVersion) -> WorldDefinition:
 
 def gallery_worlds(query: str = "", tag: str = "", language: str = "") -> QuerySet[World]:
     """Published worlds, newest version first, filtered on their published version."""
-    worlds = World.objects.filter(published=True, published_version__isnull=False)
+    worlds = World.objects.filter(published=True, published_version__isnull=False).annotate(
+        has_demo=ExpressionWrapper(Q(demo__isnull=False), output_field=BooleanField())
+    )
     if query:
         worlds = worlds.filter(
             Q(published_version__name__icontains=query)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, path
 
+from studio.evaluations.urls import evaluation_urls
 from studio.forms.accounts import LoginForm
 from studio.views import (
     accounts,
@@ -19,6 +20,7 @@ from studio.views import (
     importing,
     items,
     lint,
+    portraits,
     preview,
     publishing,
     settings,
@@ -32,6 +34,7 @@ from studio.views.kinds import Kind
 from studio.views.reactions import REACTIONS
 from studio.views.rules import RULES
 from studio.views.variables import VARIABLES
+from studio.worldtests.urls import world_test_urls
 
 app_name = "studio"
 W = "w/<int:world_id>/"
@@ -67,6 +70,9 @@ urlpatterns: list[URLPattern] = [
     path("import/", importing.world_import, name="import"),
     path(W, worlds.world_detail, name="world"),
     path(f"{W}delete/", worlds.world_delete, name="world_delete"),
+    path(f"{W}portraits/", portraits.portrait_page, name="portraits"),
+    path(f"{W}portraits/upload/", portraits.portrait_upload, name="portrait_upload"),
+    path(f"{W}portraits/remove/", portraits.portrait_remove, name="portrait_remove"),
     path(f"{W}settings/", settings.world_settings, name="settings"),
     path(f"{W}presets/<slug:key>/", settings.preset_add, name="preset_add"),
     path(f"{W}tags/", entries.tag_list, name="tags"),
@@ -106,6 +112,8 @@ for _kind in (entries.ENTRIES, VARIABLES, RULES, REACTIONS):  # the structured e
         )
     )
 urlpatterns += gm_urls(W)  # the gameMaster block (studio.views.gamemaster)
+urlpatterns += evaluation_urls(W)  # batch evaluations (studio.evaluations)
+urlpatterns += world_test_urls(W)  # world tests (studio.worldtests)
 
 # Mounted at /accounts/ by config.urls (no namespace: LOGIN_URL is "login").
 account_patterns: list[URLPattern] = [

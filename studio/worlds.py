@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine import world as schema
 from engine.world import WorldDefinition, WorldValidationError, export_world, load_world
@@ -254,7 +255,9 @@ def rename_root_file(file: RootComponentFile, new_path: str) -> RootComponentFil
     _check_path(new_path)
     world = file.world
     if new_path != file.path and world.root_files.filter(path=new_path).exists():
-        raise WorldValidationError([f"path: '{new_path}' already exists"])
+        raise WorldValidationError(
+            ["path: " + gettext("'%(path)s' already exists") % {"path": new_path}]
+        )
     with transaction.atomic():
         if world.root_component_entry_file == file.path:
             world.root_component_entry_file = new_path
@@ -270,7 +273,11 @@ def delete_root_file(file: RootComponentFile) -> None:
     remaining = world.root_files.exclude(pk=file.pk)
     if world.root_component_entry_file == file.path and remaining.exists():
         raise WorldValidationError(
-            [f"entryFile: '{file.path}' is the entry file; choose another entry file first"]
+            [
+                "entryFile: "
+                + gettext("'%(path)s' is the entry file; choose another entry file first")
+                % {"path": file.path}
+            ]
         )
     with transaction.atomic():
         file.delete()
@@ -281,7 +288,9 @@ def delete_root_file(file: RootComponentFile) -> None:
 def _check_path(path: str) -> None:
     parts = path.split("/")
     if not path or path.startswith("/") or any(p in ("", ".", "..") for p in parts):
-        raise WorldValidationError([f"path: '{path}' is not a relative file path"])
+        raise WorldValidationError(
+            ["path: " + gettext("'%(path)s' is not a relative file path") % {"path": path}]
+        )
 
 
 def _next_file(world: World) -> int:

@@ -49,14 +49,16 @@ async def run_master(
     request: ChatRequest | None = None,
     rolls: Sequence[Roll] = (),
     on_delta: OnDelta | None = None,
+    system: str | None = None,
 ) -> MasterTurn:
     """Play one master turn for ``scene``'s character; changes are applied to ``scene.state``.
 
     ``context`` is the perceived scene (``engine.gm.perception``); ``request`` carries sampling
     settings; ``rolls`` are the ones the server already made for this action (a roll's
-    consequence), for the check. A ProviderError passes through: the caller drops the state.
+    consequence), for the check. ``system`` replaces the fixed brief (the Game Director's,
+    ``engine.gm.directors``). A ProviderError passes through: the caller drops the state.
     """
-    loop = _Loop(scene, action_text, provider, context, cap, request, list(rolls))
+    loop = _Loop(scene, action_text, provider, context, cap, request, list(rolls), system)
     turn = await loop.run()
     if on_delta is not None:
         for piece in narration_pieces(turn.narration):
@@ -65,13 +67,19 @@ async def run_master(
 
 
 def master_request(
-    scene: Scene, action: str, context: str, cap: int, base: ChatRequest | None = None
+    scene: Scene,
+    action: str,
+    context: str,
+    cap: int,
+    base: ChatRequest | None = None,
+    system: str | None = None,
 ) -> ChatRequest:
     """The loop's first request: the fixed part (brief, rule sheet, tool schemas) above the
-    breakpoint, then the perceived scene and the action; ``base`` gives sampling settings."""
+    breakpoint, then the perceived scene and the action; ``base`` gives sampling settings,
+    ``system`` replaces the brief and rule sheet."""
     words = brief(scene.lex.language)
     messages = [
-        Message("system", words.fixed(cap)),
+        Message("system", system if system is not None else words.fixed(cap)),
         Message("user", words.turn(scene.name, scene.character_id, context, action)),
     ]
     return replace(
@@ -103,10 +111,11 @@ class _Loop:
         cap: int,
         request: ChatRequest | None,
         rolls: list[Roll],
+        system: str | None = None,
     ) -> None:
         self.scene, self.action, self.provider, self.cap = scene, action, provider, cap
         self.words: Brief = brief(scene.lex.language)
-        self.request = master_request(scene, action, context, cap, request)
+        self.request = master_request(scene, action, context, cap, request, system)
         self.messages = list(self.request.messages)
         self.turn = MasterTurn(narration="")
         self.prior = rolls  # made before the loop: a roll's consequence

@@ -6,11 +6,14 @@ A memory is one sentence about one character, with an importance and the game da
 written. Importance 1 is forgotten once the game day is past the written day + 3, importance 2
 past + 30, importance 3 never. An NPC keeps at most 8 memories about one character and 40 in
 all; past a cap the lowest importance goes first, then the oldest. Until play writes to an NPC,
-its authored memories are the ones it has; they follow the same rules.
+its authored memories are the ones it has; they follow the same rules. A memory is one
+sentence: what follows the first sentence's end is dropped ("Ren paid. He smiled." keeps
+"Ren paid."). Older memories are found by ``engine.gm.recall``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from engine.gm.state import GMState
@@ -19,6 +22,19 @@ from engine.gm.world import GameMaster, Memory
 PAIR_CAP = 8  # per (NPC, character)
 NPC_CAP = 40
 KEEP_DAYS: dict[int, int] = {1: 3, 2: 30}  # importance → days kept; 3 is never forgotten
+# A sentence ends at . ! ? and any closing quotes, before a space (not "..." nor 3.5), or at 。！？
+_SENTENCE_END = re.compile(r"(?<![.\d])[.!?][\"'”’»)]*(?=\s)|[。！？][”’」』]*")
+MIN_WORDS = 2  # a one-word "sentence" is an abbreviation ("Mr.") or a fragment: read on
+
+
+def one_sentence(text: str) -> str:
+    """The first sentence of ``text``, its spaces collapsed."""
+    plain = " ".join(text.split())
+    for end in _SENTENCE_END.finditer(plain):
+        head = plain[: end.end()]
+        if end.group()[0] in "。！？" or len(head.split()) >= MIN_WORDS:
+            return head.strip()
+    return plain
 
 
 def forgotten(memory: Memory, day: int) -> bool:
@@ -51,7 +67,7 @@ def remember(
     lost (forgotten by now, or pushed out by a cap)."""
     day = state.clock.day
     before = _stored(gm, state, npc_id)
-    new = Memory(about=about, text=" ".join(text.split()), importance=importance, day=day)
+    new = Memory(about=about, text=one_sentence(text), importance=importance, day=day)
     kept = [*(m for m in before if not forgotten(m, day)), new]
     while sum(m.about == about for m in kept) > PAIR_CAP:
         kept = _evict(kept, lambda m: m.about == about)

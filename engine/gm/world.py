@@ -266,6 +266,7 @@ class Npc(GMSchema):
     fixed_place: Place | None = None
     schedule: list[ScheduleSlot] = Field(default_factory=list)
     people: list[str] = Field(default_factory=list)  # its own: family, friends, crew
+    needs: list[str] = Field(default_factory=list)  # item ids: giving it one raises trust
     concerns: list[str] = Field(default_factory=list)
     knows: list[str] = Field(default_factory=list)  # characters it already knows
     disclosures: dict[TrustLevel, str] = Field(default_factory=dict)  # told from that level up

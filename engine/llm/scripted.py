@@ -122,6 +122,7 @@ class TracingProvider:
         self.calls += 1
         line = {
             "call": self.calls,
+            "director": request.director or "master",
             "messages": [m.to_dict() for m in request.messages],
             "tools": request.tools or [],
             "tool_choice": request.tool_choice,

@@ -23,3 +23,11 @@ def markdown_filter(text: str) -> SafeString:
 def pretty_json(value: Any) -> str:
     """Indented JSON for the state inspector (escaped by the template like any text)."""
     return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True, default=str)
+
+
+@register.simple_tag
+def world_demo(world: Any) -> Any:
+    """The world's published demo (``{% world_demo world as demo %}``), or None."""
+    from play.demos import demo_of  # the tag library loads before the apps are ready
+
+    return demo_of(world) if world is not None and world.pk else None

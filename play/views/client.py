@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from engine.world import GameComponent, WorldDefinition
-from play import gm
+from play import demos, gm
+from play.faces import session_faces
 from play.models import Session
 from play.narrator import narrator
 from studio.assets import resolve_asset_url
@@ -33,6 +34,7 @@ def client_config(session: Session, world: WorldDefinition) -> dict[str, Any]:
         "isGuest": session.is_guest,
         "isPlaytest": session.is_playtest,
         "playerName": _player_name(session),
+        "faces": session_faces(session, world, _player_name(session)),
         "variables": [_variable(v) for v in world.variables],
         "components": [_component(c) for c in world.components],
         "audio": audio_config(world),
@@ -40,6 +42,7 @@ def client_config(session: Session, world: WorldDefinition) -> dict[str, Any]:
         "sessionListUrl": reverse("play:session_list") if not session.is_guest else None,
         "narrator": narrator(session, world),
         "gameMaster": gm.client_config(session, world),
+        "demo": demos.progress(session),
         "strings": {**client_strings(), **gm.client_strings()},
     }
 
@@ -151,6 +154,7 @@ def client_strings() -> dict[str, str]:
         "editLabel": _("Edit the message"),
         "editNote": _("Editing changes only the words shown; the story's state stays as it is."),
         "offlineNarrator": _("Offline narrator — no model"),
+        "sessionCost": _("Story: ${cost} · {cached} cached"),
         "setModel": _("Set a model"),
         "save": _("Save"),
         "cancel": _("Cancel"),
@@ -165,4 +169,9 @@ def client_strings() -> dict[str, str]:
         "loadingOlder": _("Loading earlier messages…"),
         "truncated": _("This message is long: only its beginning is shown."),
         "showAll": _("Show all of it"),
+        "demoStep": _("Demo · step {n} of {total}"),
+        "demoNext": _("Play the next step"),
+        "demoOver": _("The demo is over. You can keep playing from here."),
+        "demoRoll": _("Roll the dice"),
+        "demoClick": _("A click on the board"),
     }

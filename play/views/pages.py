@@ -69,6 +69,8 @@ def _page_context(
         "config": client_config(session, world),
         "persona_form": persona_form,
         "quota_exhausted": _quota_used_up(request, session),
+        "recorded": session.mode == "record" and session.world_version_id is not None,
+        "world_owner": session.world is not None and session.world.owner_id == request.user.pk,
     }
 
 

@@ -18,6 +18,7 @@ from play.personas import (
     update_persona,
 )
 from play.views.common import AuthedRequest, persona_for, render_page
+from studio.forms.portraits import PortraitForm
 
 TEMPLATE = "play/personas.html"
 
@@ -54,7 +55,11 @@ def persona_edit(request: AuthedRequest, persona_id: int) -> HttpResponse:
         messages.success(request, _("Persona saved."))
         return redirect("play:personas")
     status = 400 if form.is_bound else 200
-    context = {"persona": persona, "form": form}
+    context = {
+        "persona": persona,
+        "form": form,
+        "avatar_form": PortraitForm(auto_id="id_avatar_%s"),
+    }
     return render_page(request, "play/persona_edit.html", context, status=status)
 
 

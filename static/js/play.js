@@ -74,6 +74,27 @@
     return b;
   }
 
+  // A speaker's face (config.faces, from play/faces.py): the 64 px thumbnail, else initials.
+  // Like templates/studio faces: an image that fails is swapped for initials by site.js.
+  function faceOf(info) {
+    info = info || {};
+    var initials = String(info.initials || "?");
+    var hue = (parseInt(info.hue, 10) || 0) % 8;
+    if (info.icon && /^(\/|https?:\/\/)/.test(info.icon)) {
+      var img = el("img", "face face--sm");
+      img.src = info.icon;
+      img.alt = "";
+      img.width = 28;
+      img.height = 28;
+      img.setAttribute("data-initials", initials);
+      img.setAttribute("data-hue", String(hue));
+      return img;
+    }
+    var span = el("span", "face face--sm face--initials face--hue-" + hue, initials);
+    span.setAttribute("aria-hidden", "true");
+    return span;
+  }
+
   function t(root, key, fallback) {
     var strings = root.__fabulaStrings || {};
     return strings[key] || fallback;
@@ -117,13 +138,19 @@
     return String(template).replace("{" + key + "}", function () { return String(value); });
   }
 
-  // What a game-master action cost, summed over its tool loop (cache reads included).
+  // What a reply cost (a game-master action: summed over its tool loop), cache reads apart.
   function costLine(root, usage) {
     var line = t(root, "gmCost", "{input} in · {cached} cached · {output} out · ${cost}");
     line = fill(line, "input", Number(usage.input_tokens) || 0);
     line = fill(line, "cached", Number(usage.cache_read_tokens) || 0);
     line = fill(line, "output", Number(usage.output_tokens) || 0);
-    return fill(line, "cost", (Number(usage.cost) || 0).toFixed(4));
+    return fill(line, "cost", money(usage.cost));
+  }
+
+  // USD: four decimals, six under a cent (a cached turn of a small model costs that little).
+  function money(value) {
+    var cost = Number(value) || 0;
+    return cost >= 0.01 || cost === 0 ? cost.toFixed(4) : cost.toFixed(6);
   }
 
   function jsonText(value) {
@@ -220,13 +247,19 @@
       gmPlace: this.q("[data-gm-place]"),
       gmWays: this.q("[data-gm-ways]"),
       gmPoints: this.q("[data-gm-points]"),
+      demoBar: this.q("[data-demo-bar]"),
+      demoText: this.q("[data-demo-text]"),
+      demoNext: this.q("[data-demo-next]"),
     };
+    this.demo = this.config.demo || null; // a replayed demo: its steps and how many were played
+    this.demoWaiting = false;
     this.gmPending = null; // the check a game-master turn waits on (check-pending / scene)
     this.gmRollFresh = false; // a roll-result came for the reply that is starting
     this.draftKey = "fabula.draft." + this.config.sessionId;
     this.setupAudio();
     this.bind();
     this.renderStatus();
+    this.renderDemo();
     this.restoreDraft();
     this.setupCustomUi();
     this.connect();
@@ -378,6 +411,7 @@
       }
     }
     if (frame.state) this.applyState(frame.state, false);
+    this.showSessionCost(this.session && this.session.usage);
     if (Array.isArray(frame.checkpoints)) this.checkpoints = frame.checkpoints;
     this.choices = Array.isArray(frame.choices) ? frame.choices : [];
     this.renderAll();
@@ -504,6 +538,7 @@
     var message = frame.message;
     if (!message || !message.id) return;
     this.upsert(message);
+    if (frame.session_usage) this.showSessionCost(frame.session_usage);
     if (this.streamingId === message.id) {
       this.streamingId = null;
       this.streamText = "";
@@ -522,6 +557,18 @@
     this.renderMessages();
     this.renderChoices();
     this.scrollToBottom(false);
+  };
+
+  // The story's running total in the header (docs/PROTOCOL.md: history's session.usage, then
+  // message_done's session_usage); hidden while nothing has been spent or read from cache.
+  PlayClient.prototype.showSessionCost = function (usage) {
+    var slot = this.q("[data-session-cost]");
+    if (!slot || !usage) return;
+    var line = t(this.root, "sessionCost", "Story: ${cost} · {cached} cached");
+    line = fill(line, "cost", money(usage.cost));
+    slot.textContent = fill(line, "cached", Number(usage.cache_read_tokens) || 0);
+    slot.hidden = !(Number(usage.cost) || Number(usage.input_tokens) || Number(usage.output_tokens) ||
+      Number(usage.cache_read_tokens));
   };
 
   // "Live" only while a real model answers: an offline reply (a used-up quota) says so.
@@ -586,7 +633,51 @@
     this.toast(frame.error || t(this.root, "busy", "A turn is already running."), "warning");
   };
 
+  // --- a replayed demo: the server plays its next step (play.demos) ------------------------
+
+  PlayClient.prototype.renderDemo = function () {
+    var demo = this.demo;
+    if (!demo || !this.dom.demoBar) return;
+    var steps = Array.isArray(demo.steps) ? demo.steps : [];
+    var played = Number(demo.played) || 0;
+    var text = this.dom.demoText;
+    var next = this.dom.demoNext;
+    if (played >= steps.length) {
+      text.textContent = t(this.root, "demoOver", "The demo is over. You can keep playing from here.");
+      next.hidden = true;
+      return;
+    }
+    var step = steps[played] || {};
+    var label = step.text || (step.action === "roll" ? t(this.root, "demoRoll", "Roll the dice")
+      : step.kind === "continue" ? t(this.root, "continue", "Continue")
+      : step.kind === "regenerate" ? t(this.root, "regenerate", "Regenerate")
+      : t(this.root, "demoClick", "A click on the board"));
+    var head = fill(fill(t(this.root, "demoStep", "Demo · step {n} of {total}"), "n", played + 1), "total", steps.length);
+    text.textContent = head + ": “" + label + "”";
+    next.hidden = false;
+    next.disabled = this.demoWaiting || this.streamingId !== null;
+  };
+
+  PlayClient.prototype.playDemoStep = function () {
+    if (this.demoWaiting || this.streamingId !== null) return;
+    if (this.sendFrame({ type: "demo_step" })) {
+      this.demoWaiting = true;
+      this.renderDemo();
+    }
+  };
+
+  PlayClient.prototype.on_demo = function (frame) {
+    if (!this.demo) return;
+    this.demo.played = Number(frame.played) || 0;
+    this.demoWaiting = false;
+    this.renderDemo();
+  };
+
   PlayClient.prototype.on_error = function (frame) {
+    if (frame.frame && frame.frame.type === "demo_step") {
+      this.demoWaiting = false;
+      this.renderDemo();
+    }
     if (frame.frame && frame.frame.type === "history") {
       // The oldest message held is gone (deleted elsewhere): start again from the newest page.
       this.loadingOlder = false;
@@ -762,7 +853,11 @@
     if (m.is_greeting) li.classList.add("is-greeting");
     var who = m.role === "user" ? this.config.playerName || t(root, "you", "You")
       : m.role === "assistant" ? t(root, "narrator", "Narrator") : t(root, "system", "System");
-    li.appendChild(el("div", "msg-who", who));
+    var whoLine = el("div", "msg-who");
+    var faces = this.config.faces || {};
+    if (m.role === "user" || m.role === "assistant") whoLine.appendChild(faceOf(faces[m.role]));
+    whoLine.appendChild(el("span", null, who));
+    li.appendChild(whoLine);
     var bubble = el("div", "msg-bubble");
     var body = el("div", "msg-body");
     var text = streaming ? this.streamText : m.content;
@@ -779,8 +874,8 @@
     if (m.stopped && !streaming) bubble.appendChild(el("p", "msg-note", t(root, "stopped", "(stopped)")));
     if (!streaming && m.usage && m.usage.source === "engine") {
       bubble.appendChild(el("p", "msg-engine", t(root, "gmEngine", "engine · free")));
-    } else if (!streaming && m.role === "assistant" && this.config.gameMaster && m.usage &&
-               (m.usage.input_tokens || m.usage.output_tokens)) {
+    } else if (!streaming && m.role === "assistant" && m.usage &&
+               (m.usage.input_tokens || m.usage.output_tokens || m.usage.cache_read_tokens)) {
       bubble.appendChild(el("p", "msg-cost", costLine(root, m.usage)));
     }
     if (!streaming && Array.isArray(m.tools) && m.tools.length) {
@@ -969,6 +1064,7 @@
 
   PlayClient.prototype.setStreaming = function (on) {
     this.root.classList.toggle("is-streaming", !!on);
+    if (this.dom.demoNext) this.dom.demoNext.disabled = !!on || this.demoWaiting;
     if (this.dom.stop) this.dom.stop.hidden = !on;
     if (this.dom.send) this.dom.send.hidden = !!on;
   };
@@ -1372,6 +1468,7 @@
     }
     if (dom.stop) this.on(dom.stop, "click", function () { self.sendFrame({ type: "stop" }); });
     if (dom.gmRoll) this.on(dom.gmRoll, "click", function () { self.sendFrame({ type: "roll" }); });
+    if (dom.demoNext) this.on(dom.demoNext, "click", function () { self.playDemoStep(); });
     if (dom.gmScene) this.on(dom.gmScene, "click", function (e) { self.onGmClick(e); });
     if (dom.checkpointForm) {
       this.on(dom.checkpointForm, "submit", function (e) {

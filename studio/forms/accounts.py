@@ -10,11 +10,19 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext
 
 from studio.throttle import client_address, lockout_message, lockout_seconds
 from studio.tokens import DEFAULT_LIFETIME_DAYS, LIFETIME_DAYS
+
+
+def _day_count(n: int) -> str:
+    return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
+
+
+_days = lazy(_day_count, str)  # the choices are built at import, before any language is active
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
@@ -68,9 +76,7 @@ class TokenForm(forms.Form):
     )
     days = forms.TypedChoiceField(
         label=_("Expires after"),
-        choices=[
-            (d, ngettext_lazy("%(n)d day", "%(n)d days", "n") % {"n": d}) for d in LIFETIME_DAYS
-        ],
+        choices=[(d, _days(d)) for d in LIFETIME_DAYS],
         coerce=int,
         initial=DEFAULT_LIFETIME_DAYS,
     )

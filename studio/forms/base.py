@@ -14,10 +14,12 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from pydantic.alias_generators import to_camel
 
 from engine.jsonguard import MAX_JSON_DEPTH, nesting_depth
+from studio.labels import label_of
 
 _SPLIT = re.compile(r"[,\n]")
 _PATH_HEAD = re.compile(r"[.\[]")
@@ -111,8 +113,9 @@ def optional_float(**kwargs: Any) -> forms.FloatField:
     return forms.FloatField(required=False, **kwargs)
 
 
-def choices(values: Iterable[str]) -> list[tuple[str, str]]:
-    return [(v, v) for v in values]
+def choices(values: Iterable[str]) -> list[tuple[str, str | Promise]]:
+    """Options whose labels are the engine ids in the page's language (studio.labels)."""
+    return [(v, label_of(v)) for v in values]
 
 
 def set_choices(form: forms.BaseForm, name: str, options: list[tuple[str, Any]]) -> None:

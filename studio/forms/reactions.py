@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from engine.events import (
@@ -88,7 +89,7 @@ def event_box(label: Any) -> forms.CharField:
 class EffectRow(RowForm):
     type = forms.ChoiceField(
         label=_("Do"),
-        choices=[(k, f"{v} ({k})") for k, v in EFFECT_LABELS.items()],
+        choices=[(k, format_lazy("{} ({})", v, k)) for k, v in EFFECT_LABELS.items()],
         initial="set",
     )
     path = id_box(_("Path"), "fabula-paths")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic.alias_generators import to_camel, to_snake
 
@@ -105,8 +106,9 @@ _WHOLE = frozenset({"depth", "duration", "at_turn", "every_n_turns"})
 ENABLE = (("true", _("Turn on")), ("false", _("Turn off")))
 
 
-def labelled(values: tuple[str, ...], labels: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(v, f"{labels[v]} ({v})") for v in values]
+def labelled(values: tuple[str, ...], labels: dict[str, Any]) -> list[tuple[str, Any]]:
+    # format_lazy: these choices are built at import, before any language is active
+    return [(v, format_lazy("{} ({})", labels[v], v)) for v in values]
 
 
 def for_classes(name: str, fields: dict[str, tuple[str, ...]]) -> str:

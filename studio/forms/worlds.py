@@ -71,6 +71,15 @@ class SettingsForm(EngineForm):
         ),
     )
     structured_output = forms.BooleanField(label=_("Structured (JSON) output"), required=False)
+    recommended_model = forms.CharField(
+        label=_("Recommended model"),
+        required=False,
+        max_length=200,
+        help_text=_(
+            "The model you wrote this world for, e.g. claude-sonnet-4-5. Players on their own key "
+            "get it unless they chose a model; on the site's key only where the site offers it."
+        ),
+    )
 
 
 class PublishForm(forms.Form):

@@ -10,9 +10,11 @@ from django import template
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
+from engine.prompt import STEP_NAMES, PromptBlock
 from studio.assets import resolve_asset_url
 from studio.forms import PreviewForm
 from studio.forms.preview import SAMPLE_CHAT
+from studio.labels import label_of, reason_label
 from studio.live import default_values, step_name
 from studio.models import World
 from studio.scenes import scene_choices
@@ -21,6 +23,7 @@ register = template.Library()
 
 NAV = (
     ("world", "studio:world", _("Overview")),
+    ("portraits", "studio:portraits", _("Portraits")),
     ("entries", "studio:entries", _("Entries")),
     ("folders", "studio:folders", _("Folders")),
     ("tags", "studio:tags", _("Tags")),
@@ -34,6 +37,8 @@ NAV = (
     ("ui", "studio:ui", _("Custom UI")),
     ("settings", "studio:settings", _("Settings")),
     ("gm", "studio:gm", _("Game master")),
+    ("evaluations", "studio:evaluations", _("Evaluations")),
+    ("tests", "studio:world_tests", _("World tests")),
     ("tester", "studio:tester", _("Directive tester")),
 )
 _COLOR = re.compile(r"(?:bg|text|border)-([a-z]+)(?:-\d+)?")
@@ -72,6 +77,24 @@ def tag_class(color: str) -> str:
 @register.filter
 def step_label(step: int) -> str:
     return step_name(step)
+
+
+@register.filter
+def prompt_label(block: PromptBlock) -> str:
+    """A prompt block's label: its step's name in the page's language, or the entry's name."""
+    return step_name(block.step) if block.label == STEP_NAMES.get(block.step) else block.label
+
+
+@register.filter
+def fired_reason(reason: str) -> str:
+    """Why the lorebook fired an entry, in the page's language (studio.labels)."""
+    return reason_label(reason)
+
+
+@register.filter
+def label(value: Any) -> str:
+    """An engine id (a section, a role, a direction…) in the page's language (studio.labels)."""
+    return str(label_of(value))
 
 
 @register.filter

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from studio.access import get_world_for_user
 from studio.editing import add_uploaded_track
 from studio.forms import AssetUploadForm, AudioTrackForm, ConditionalBGMForm, PlaylistForm
+from studio.labels import label_of
 from studio.models import AudioTrack, BGMPlaylist, ConditionalBGM, World
 from studio.views.common import AuthedRequest, apply, changed, posted, render_page
 from studio.views.items import saved, workspace
@@ -27,7 +28,7 @@ AUDIO = Kind(
     form_class=AudioTrackForm,
     title=gettext_lazy("Audio tracks"),
     singular=gettext_lazy("track"),
-    describe=lambda track: f"{track.type} · {track.url[:32]}",
+    describe=lambda track: f"{label_of(track.type)} · {track.url[:32]}",
     extra_template="studio/partials/audio_upload.html",
     extra_context=lambda world: {"upload_form": AssetUploadForm()},
 )
@@ -39,7 +40,7 @@ CONDITIONAL_BGM = Kind(
     title=gettext_lazy("Conditional BGM"),
     singular=gettext_lazy("conditional BGM"),
     needs_world=True,
-    describe=lambda bgm: f"{bgm.trigger_type} → {bgm.target_track_id}",
+    describe=lambda bgm: f"{label_of(bgm.trigger_type)} → {bgm.target_track_id}",
 )
 
 

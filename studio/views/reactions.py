@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from studio.forms import ReactionForm
 from studio.models import Reaction
@@ -11,7 +11,9 @@ from studio.views.kinds import Kind
 
 def describe_reaction(reaction: Reaction) -> str:
     when = reaction.when if isinstance(reaction.when, dict) else {}
-    return f"{when.get('eventType', '?')} → {len(reaction.then)} effect(s)"
+    count = len(reaction.then)
+    effects = ngettext("%(n)d effect", "%(n)d effects", count) % {"n": count}
+    return f"{when.get('eventType', '?')} → {effects}"
 
 
 REACTIONS = Kind(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from studio.forms import RuleForm
 from studio.models import Rule
@@ -11,8 +11,10 @@ from studio.views.kinds import Kind
 
 def describe_rule(rule: Rule) -> str:
     trigger = str(rule.trigger.get("type", "?")) if isinstance(rule.trigger, dict) else "?"
-    state = "" if rule.enabled else " · off"
-    return f"{trigger} → {len(rule.actions)} action(s){state}"
+    count = len(rule.actions)
+    actions = ngettext("%(n)d action", "%(n)d actions", count) % {"n": count}
+    state = "" if rule.enabled else " · " + gettext("off")
+    return f"{trigger} → {actions}{state}"
 
 
 RULES = Kind(

@@ -7,13 +7,14 @@ import json
 from django.utils.translation import gettext_lazy
 
 from studio.forms import VariableForm
+from studio.labels import label_of
 from studio.models import Variable
 from studio.views.kinds import Kind
 
 
 def describe_variable(variable: Variable) -> str:
     default = json.dumps(variable.default_value, ensure_ascii=False)
-    return f"{variable.type} = {default[:40]}"
+    return f"{label_of(variable.type)} = {default[:40]}"
 
 
 VARIABLES = Kind(

@@ -25,6 +25,7 @@ VALID = {
     "switch_greeting": {"index": 1},
     "action": {"action_id": "open-chest", "text": "I open it"},
     "roll": {},
+    "demo_step": {},
     "sync": {"last_message_id": 4},
     "history": {"before": 4, "limit": 20},
 }

@@ -86,3 +86,17 @@ def test_a_summary_is_not_written_while_a_turn_claims_the_session(play_session, 
     assert _save(str(play_session.pk), upto, "", "A summary.") is None
     play_session.refresh_from_db()
     assert play_session.state.get("compaction_summary", "") == ""
+
+
+def test_an_eager_summary_never_waits_on_the_database_thread_the_next_turn_needs():
+    from celery import current_app
+
+    from play.tasks import SAVE_WAIT_SECONDS, save_wait_seconds
+
+    assert current_app.conf.task_always_eager  # the embedded mode of these tests
+    assert save_wait_seconds() == 0.0
+    current_app.conf.task_always_eager = False
+    try:
+        assert save_wait_seconds() == SAVE_WAIT_SECONDS  # a worker waits for the turn to end
+    finally:
+        current_app.conf.task_always_eager = True

@@ -81,6 +81,8 @@ PUBLIC = {
     ("play/preview/<int:version_id>/", "GET"),
     ("play/preview/<int:version_id>/", "POST"),
 }
+# Readable by anybody once the world is listed; the cast's world has no demo to watch: 404.
+PUBLIC_WITHOUT_DEMO = {("play/demos/<int:world_id>/watch/", "POST")}
 # What a JSON operation is sent: enough for every input schema, so the access check decides.
 API_BODY = {"position": 0, "path": "x.tsx", "source": "", "text": "x", "name": "x"}
 
@@ -173,6 +175,8 @@ def expected(scenario: str, route: str, method: str) -> set[int]:
     if scenario == "anonymous":
         return {401} if route.startswith("api/") else {302, 404}
     if scenario == "published" and "token_id" not in route:
+        if (route, method) in PUBLIC_WITHOUT_DEMO:
+            return {404}
         return {200, 201, 302} if (route, method) in PUBLIC else {403}
     return {404}
 

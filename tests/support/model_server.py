@@ -16,6 +16,8 @@ previously seen message prefix as ``cached_tokens``; Anthropic reports the prefi
 last ``cache_control`` block as a cache write the first time and a cache read afterwards.
 Token counts are ``ceil(characters / 4)`` of the text, so tests can compute them. A reply can
 carry tool calls, streamed in pieces in each protocol's shape (``tests.support.model_tools``).
+``GET /v1/models`` lists ``models`` in the shape of the protocol that asks (the Anthropic SDK
+sends ``anthropic-version``), or answers with ``models_fault`` as an error status.
 """
 
 from __future__ import annotations
@@ -186,6 +188,11 @@ class ModelServer:
         self._thread: threading.Thread | None = None
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        # GET /v1/models (both protocols): the models listed, an error status to answer with
+        # instead (None: list them), and every listing request received.
+        self.models: list[str] = ["test-model", "test-model-mini"]
+        self.models_fault: int | None = None
+        self.list_requests: list[ReceivedRequest] = []
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -322,6 +329,9 @@ class ModelServer:
 
     async def _dispatch(self, request: ReceivedRequest, writer: asyncio.StreamWriter) -> bool:
         keep_alive = request.headers.get("connection", "").lower() != "close"
+        if request.method == "GET" and request.path.endswith("/v1/models"):
+            await self._list_models(request, writer)
+            return keep_alive
         if request.method != "POST" or not request.path.endswith(
             ("/chat/completions", "/messages")
         ):
@@ -435,6 +445,34 @@ class ModelServer:
                 keys, sizes, marked, self._seen_prefixes
             )
         plan.input_tokens = sum(sizes) - plan.cache_read - plan.cache_write
+
+    async def _list_models(self, request: ReceivedRequest, writer: asyncio.StreamWriter) -> None:
+        """``GET /v1/models`` in the shape of the protocol the client speaks (one page)."""
+        protocol = "anthropic" if "anthropic-version" in request.headers else "openai"
+        with self._lock:
+            self.list_requests.append(request)
+            names, fault = list(self.models), self.models_fault
+        if fault is not None:
+            await self._send_error(writer, protocol, fault, None)
+            return
+        if protocol == "openai":
+            data = [{"id": n, "object": "model", "created": 0, "owned_by": "test"} for n in names]
+            await _send_json(writer, 200, {"object": "list", "data": data})
+            return
+        models = [
+            {"type": "model", "id": n, "display_name": n, "created_at": "2025-01-01T00:00:00Z"}
+            for n in names
+        ]
+        await _send_json(
+            writer,
+            200,
+            {
+                "data": models,
+                "has_more": False,
+                "first_id": names[0] if names else None,
+                "last_id": names[-1] if names else None,
+            },
+        )
 
     async def _send_error(
         self, writer: asyncio.StreamWriter, protocol: str, status: int, retry_after: float | None

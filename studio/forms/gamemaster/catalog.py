@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.gm.vocab import ABILITIES, SKILLS
+from studio.labels import label_of
 
 CHECKS = (*SKILLS, *ABILITIES)
 Options = list[tuple[str, str]]
@@ -42,7 +43,7 @@ class Catalog:
             "quests": _named(block, "quests", "title"),
             "debts": debts,
             "variables": [(v, v) for v in variables],
-            "checks": [(c, c) for c in CHECKS],
+            "checks": [(c, str(label_of(c))) for c in CHECKS],
         }
         return cls(options)
 

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 
 from studio.forms.base import ListField
+from studio.labels import label_of
 
 NONE = ("", "—")
 
@@ -138,7 +139,7 @@ def choose(values: Iterable[str], *, blank: bool = False, **kwargs: Any) -> form
         kwargs.setdefault("initial", values[0])  # so an untouched blank row stays unchanged
     options = [NONE] if blank else []
     return forms.TypedChoiceField(
-        choices=[*options, *((v, v) for v in values)],
+        choices=[*options, *((v, label_of(v)) for v in values)],
         required=not blank,
         coerce=str,
         empty_value=None,

@@ -21,6 +21,7 @@ from studio.forms.gamemaster.base import (
     number,
     text,
 )
+from studio.labels import label_of
 
 KINDS = ("person", "animal", "filler")
 
@@ -81,7 +82,7 @@ class NpcForm(GMForm):
             name = f"disclosure_{level}"
             told = ((record or {}).get("disclosures") or {}).get(level, "")
             self.fields[name] = text(
-                1, label=_("Tells at %(level)s") % {"level": level}, initial=told
+                1, label=_("Tells at %(level)s") % {"level": label_of(level)}, initial=told
             )
 
     def finish(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -149,7 +150,7 @@ class CharacterForm(GMForm):
         for ability in ABILITIES:
             score = (((record or {}).get("abilities") or {}).get(ability)) or 10
             self.fields[f"ability_{ability}"] = number(
-                score, label=_(ability.title()), min_value=1, max_value=30
+                score, label=str(label_of(ability)).capitalize(), min_value=1, max_value=30
             )
             self.initial.setdefault(f"ability_{ability}", score)
 

@@ -14,6 +14,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from engine.gm.lint import Problem
 from studio.forms.gamemaster import (
@@ -33,6 +34,7 @@ from studio.forms.gamemaster import (
     ShopForm,
 )
 from studio.gamemaster import KEY, SECTIONS, SINGLES, ref_of
+from studio.labels import label_of
 
 Record = Mapping[str, Any]
 
@@ -43,7 +45,7 @@ def _where(at: Any) -> str:
     for kind in ("location", "npc", "character"):
         if at.get(kind):
             point = f"/{at['point']}" if kind == "location" and at.get("point") else ""
-            return f"{kind} {at[kind]}{point}"
+            return f"{label_of(kind)} {at[kind]}{point}"
     return "?"
 
 
@@ -72,8 +74,20 @@ class Noun:
         }
 
 
-def _count(key: str, what: str) -> Callable[[Record], str]:
-    return lambda r: f"{len(r.get(key) or [])} {what}"
+def _count(key: str, words: Any) -> Callable[[Record], str]:
+    """``words`` (an ``ngettext_lazy`` keyed on ``n``) for the length of the record's ``key``."""
+    return lambda record: str(words % {"n": len(record.get(key) or [])})
+
+
+def _location(record: Record) -> str:
+    exits = _count("exits", ngettext_lazy("%(n)d exit", "%(n)d exits", "n"))(record)
+    points = _count("points", ngettext_lazy("%(n)d point", "%(n)d points", "n"))(record)
+    return f"{exits} · {points}"
+
+
+def _clue(record: Record) -> str:
+    words = ngettext_lazy("%(n)d requirement", "%(n)d requirements", "n")
+    return f"{_where(record.get('anchor'))} · {_count('requires', words)(record)}"
 
 
 NOUNS: tuple[Noun, ...] = (
@@ -82,7 +96,7 @@ NOUNS: tuple[Noun, ...] = (
         _("Locations"),
         _("location"),
         LocationForm,
-        lambda r: f"{len(r.get('exits') or [])} exits · {len(r.get('points') or [])} points",
+        _location,
     ),
     Noun("items", _("Items"), _("item"), ItemForm, lambda r: _where(r.get("at"))),
     Noun(
@@ -97,20 +111,32 @@ NOUNS: tuple[Noun, ...] = (
         _("Player characters"),
         _("character"),
         CharacterForm,
-        lambda r: f"{r.get('location')} · HP {r.get('hp')}/{r.get('maxHp')}",
+        lambda r: f"{r.get('location')} · {_('HP')} {r.get('hp')}/{r.get('maxHp')}",
     ),
     Noun(
         "clues",
         _("Clues"),
         _("clue"),
         ClueForm,
-        lambda r: _where(r.get("anchor")) + f" · {len(r.get('requires') or [])} requirements",
+        _clue,
     ),
     Noun(
         "quests", _("Errands"), _("errand"), QuestForm, lambda r: str(r.get("summary") or "")[:80]
     ),
-    Noun("boards", _("Notice boards"), _("board"), BoardForm, _count("notices", "notices")),
-    Noun("shops", _("Shops"), _("shop"), ShopForm, _count("stock", "stocked")),
+    Noun(
+        "boards",
+        _("Notice boards"),
+        _("board"),
+        BoardForm,
+        _count("notices", ngettext_lazy("%(n)d notice", "%(n)d notices", "n")),
+    ),
+    Noun(
+        "shops",
+        _("Shops"),
+        _("shop"),
+        ShopForm,
+        _count("stock", ngettext_lazy("%(n)d in stock", "%(n)d in stock", "n")),
+    ),
     Noun(
         "debts",
         _("Debts"),
@@ -130,7 +156,7 @@ NOUNS: tuple[Noun, ...] = (
         _("Hooks"),
         _("hook"),
         HookForm,
-        lambda r: str((r.get("trigger") or {}).get("type") or ""),
+        lambda r: str(label_of((r.get("trigger") or {}).get("type") or "")),
     ),
     Noun("rumours", _("Rumours"), _("rumour"), RumourForm, lambda r: str(r.get("text") or "")[:80]),
 )

@@ -1,0 +1,174 @@
+"""An evaluation started from the studio in real Chromium (issue 13, "Done when"): two models
+served by the loopback model server (the site's key on the OpenAI protocol, Alice's own key on
+Anthropic's) and the offline automatic player, on a real Celery worker. The progress bar moves
+live (htmx polling) to its end; the page then shows the report with its three plots and κ.
+
+Server: ``runserver`` (daphne) on a free port with its own SQLite file, as in test_gm_master.py;
+a Celery worker and a Redis of the test's own (tests.integration.faults) do the work.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, shot
+from tests.browser.test_gm_play import ROOT, open_gallery
+from tests.integration.faults import RedisServer, Worker
+from tests.support.model_server import ModelServer, ReceivedRequest, Reply
+from tests.support.ports import free_port, wait_for_port
+
+pytestmark = [pytest.mark.timeout(300)]
+
+NARRATION = "You look about; the fire crackles and nobody moves."
+
+
+def master(request: ReceivedRequest) -> Reply | None:
+    """Each master turn closes with log_event, a little slowly, so the bar is seen moving."""
+    body = request.body if isinstance(request.body, dict) else {}
+    if not body.get("tools"):
+        return None
+    close = {"narration": NARRATION, "suggestions": ["Look around"]}
+    return Reply(text="", tool_calls=({"name": "log_event", "arguments": close},), delay=0.1)
+
+
+@pytest.fixture(scope="module")
+def model() -> Iterator[ModelServer]:
+    with ModelServer() as server:
+        server.route = master
+        yield server
+
+
+@pytest.fixture(scope="module")
+def server(
+    tmp_path_factory: pytest.TempPathFactory, model: ModelServer
+) -> Iterator[dict[str, Any]]:
+    """The site, its database seeded with Alice and her world, and a worker on its own Redis."""
+    tmp = tmp_path_factory.mktemp("evaluations")
+    redis = RedisServer()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
+        "MEDIA_ROOT": str(tmp / "media"),
+        "REDIS_URL": redis.url,
+        "DEBUG": "true",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "FABULA_PROVIDER": "openai",
+        "FABULA_BASE_URL": model.openai_url,
+        "FABULA_MODEL": "test-model",
+        "FABULA_API_KEY": "sk-test",
+        "FABULA_ALLOW_PRIVATE_MODEL_HOSTS": "true",
+        "OWN_MODEL_URL": model.anthropic_url,
+        "PYTHONPATH": str(ROOT),
+    }
+    python = sys.executable
+    subprocess.run(
+        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    seeded = subprocess.run(
+        [python, "tests/browser/seed_evaluations.py"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
+    port = free_port()
+    log = tmp / "server.log"
+    worker = Worker(env, "browser-eval")
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, proc, log)
+        info["base"] = f"http://127.0.0.1:{port}"
+        yield info
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        worker.stop()
+        redis.kill()
+
+
+def bar(page: Any) -> tuple[int, int]:
+    value = page.evaluate("document.querySelector('#evaluation-bar').value")
+    top = page.evaluate("document.querySelector('#evaluation-bar').max")
+    return int(value), int(top)
+
+
+def test_an_evaluation_runs_from_the_studio_with_a_live_bar_and_ends_with_the_report(
+    browser: Any, server: dict[str, Any], model: ModelServer
+) -> None:
+    page = open_gallery(browser, server, DESKTOP)
+    page.goto(f"{server['base']}/studio/w/{server['world']}/evaluations/")
+    page.check("input[name=kind][value=auto]")
+    page.check("input[name=models][value='site:test-model']")
+    page.check("input[name=models][value='own:own-model']")
+    page.fill("input[name=games]", "2")
+    page.fill("input[name=actions]", "4")
+    page.select_option("select[name=player]", "offline")
+    shot(page, "evaluation-start")
+    page.click(".evaluation-form button[type=submit]")
+
+    page.wait_for_selector("#evaluation-bar")
+    seen = [bar(page)]
+    while page.locator("#evaluation-progress[data-status=done]").count() == 0:
+        seen.append(bar(page))
+        page.wait_for_timeout(200)
+    page.wait_for_selector("#report")
+    shot(page, "evaluation-report")
+
+    value, top = bar(page)
+    assert (value, top) == (16, 16)  # 2 models × 2 games × 4 actions
+    values = [v for v, _ in seen]
+    assert values == sorted(values) and len(set(values)) >= 2  # it moved, never back
+    assert page.locator("#report .evaluation-plots svg").count() == 3
+    kappa = float(page.text_content("[data-kappa]") or "nan")
+    assert 0.5 < kappa <= 1
+    assert "test-model (site)" in page.text_content(".evaluation-summary")
+    assert "own-model (own key)" in page.text_content(".evaluation-summary")
+    paths = {r.path.rsplit("/", 1)[-1] for r in model.requests}
+    assert paths == {"completions", "messages"}
+
+    page.locator(".games a").first.click()
+    page.wait_for_selector(".transcript .step")
+    assert page.locator(".transcript .step").count() == 4
+    assert page.errors == []
+
+
+def test_a_route_lays_the_models_narrations_side_by_side(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    page = open_gallery(browser, server, DESKTOP)
+    page.goto(f"{server['base']}/studio/w/{server['world']}/evaluations/")
+    page.check("input[name=kind][value=route]")
+    page.check("input[name=models][value=offline]")
+    page.check("input[name=models][value='site:test-model']")
+    page.click(".evaluation-form button[type=submit]")
+
+    page.wait_for_selector("#evaluation-progress[data-status=done]", timeout=120_000)
+    page.wait_for_selector("#report .side-by-side")
+    shot(page, "evaluation-route")
+
+    rows = page.locator(".side-by-side tbody tr")
+    assert rows.count() == 10  # the world's default route
+    assert page.locator(".side-by-side thead th").all_text_contents()[1:] == [
+        "offline",
+        "test-model (site)",
+    ]
+    assert NARRATION in rows.nth(1).text_content()
+    assert page.errors == []
