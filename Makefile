@@ -44,6 +44,16 @@ worker: install ## Run a Celery worker (compaction, memory summaries, evaluation
 beat: install ## Run Celery beat (guest purge, NPC memory decay, stale evaluations)
 	$(VENV)/bin/celery -A config beat -l info -s $(or $(CELERY_BEAT_SCHEDULE),/tmp/fabula-celerybeat-schedule)
 
+# The UI's strings (Spanish, Chinese): extract them into locale/*/LC_MESSAGES/*.po and compile the
+# .mo files; both are committed. tests/config/test_translations.py fails on any left untranslated.
+MESSAGES := -l es -l zh_Hans --add-location=file --no-obsolete \
+	-i 'static/vendor/*' -i 'tests/*' -i 'bench/*' -i 'engine/*' -i 'docs/*'
+messages: export DEBUG ?= 1
+messages: install ## Extract the UI's strings into locale/ (es, zh_Hans) and compile them
+	$(PY) manage.py makemessages $(MESSAGES)
+	$(PY) manage.py makemessages -d djangojs $(MESSAGES)
+	$(PY) manage.py compilemessages -l es -l zh_Hans -i .venv
+
 # The relay benchmark runs daphne with DEBUG off: throwaway keys unless set.
 bench: export SECRET_KEY ?= bench-only-secret-key-not-for-any-real-site-0123456789
 bench: export FABULA_KEY_ENCRYPTION_SECRET ?= bench-only-key-encryption-secret
@@ -52,4 +62,4 @@ bench: install ## Run the benchmarks (prints ratios against simple baselines)
 	$(PY) bench/prompt.py
 	$(PY) bench/relay.py
 
-.PHONY: help install run lint test fmt bench worker beat
+.PHONY: help install run lint test fmt messages bench worker beat

@@ -16,7 +16,6 @@ from ninja.errors import ValidationError
 from ninja.files import UploadedFile
 
 from engine.interop import import_file, import_report, world_to_worldinfo
-from engine.interop.png import is_png
 from engine.jsonguard import JsonSyntaxError, loads
 from engine.world import WorldDefinition, WorldValidationError, load_world
 from studio import publishing, worlds
@@ -25,7 +24,7 @@ from studio.api_gamemaster import router as game_master_router
 from studio.api_items import add_item_routes
 from studio.assets import store_audio_asset
 from studio.exporting import CardFormat, CardSpec, card_download
-from studio.importing import check_import_size
+from studio.importing import check_import_size, keep_card_picture
 from studio.linting import lint_draft
 from studio.models import ApiToken, World
 from studio.preview import parse_preview, preview_prompt
@@ -93,12 +92,12 @@ def import_world(request: ApiRequest) -> Any:
         check_import_size(upload.size or 0)
         data = upload.read()
         definition, warnings = import_file(data, upload.name or "upload")
-        png = is_png(data)
     else:
         definition = _json_world(request)
-        warnings, png = list(definition.warnings), False
+        warnings, data = list(definition.warnings), b""
     world = worlds.import_world(request.auth, definition)
-    report = [line.to_dict() for line in import_report(definition, warnings, png=png)]
+    picture = keep_card_picture(world, data)
+    report = [line.to_dict() for line in import_report(definition, warnings, picture=picture)]
     return Status(201, {"world": _world_out(world), "warnings": warnings, "report": report})
 
 

@@ -14,8 +14,10 @@ from django.core.files.uploadedfile import UploadedFile
 from config.limits import InputTooLarge
 from engine.interop import CardError, ReportLine, import_file, import_report
 from engine.interop.png import is_png
+from engine.interop.report import PICTURE_KEPT
 from engine.world import WorldValidationError
 from studio.models import World
+from studio.portraits import PortraitError, render_portrait, store_portrait, swap_portrait
 from studio.worlds import import_world
 
 
@@ -44,5 +46,18 @@ def import_upload(owner: User, upload: UploadedFile[bytes]) -> ImportOutcome:
         return ImportOutcome(error=exc.message, details=exc.errors)
     except WorldValidationError as exc:
         return ImportOutcome(error="the world is invalid", details=exc.errors)
-    report = import_report(definition, warnings, png=is_png(data))
+    report = import_report(definition, warnings, picture=keep_card_picture(world, data))
     return ImportOutcome(world=world, warnings=warnings, report=report)
+
+
+def keep_card_picture(world: World, data: bytes) -> str | None:
+    """Make a PNG card's picture the world's portrait: ``PICTURE_KEPT``, the reason it was not
+    kept, or None for a file without a picture. The picture is re-encoded like any upload."""
+    if not is_png(data):
+        return None
+    try:
+        name = store_portrait(render_portrait(data))
+    except PortraitError as exc:
+        return exc.message
+    swap_portrait(world, "portrait", name, "updated")
+    return PICTURE_KEPT

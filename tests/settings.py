@@ -9,7 +9,10 @@ wins. mypy's Django plugin loads these settings too (pyproject.toml), for the sa
 needs no environment.
 """
 
+import atexit
 import os
+import shutil
+import tempfile
 
 TEST_ENVIRONMENT = {
     "SECRET_KEY": "tests-only-secret-key-never-used-anywhere-else-0123456789abcdef",
@@ -20,5 +23,9 @@ TEST_ENVIRONMENT = {
 }
 for _name, _value in TEST_ENVIRONMENT.items():
     os.environ.setdefault(_name, _value)
+# Uploads (portraits, audio) go to a folder of this run, never into the checkout's media/.
+if "MEDIA_ROOT" not in os.environ:
+    os.environ["MEDIA_ROOT"] = tempfile.mkdtemp(prefix="fabula-test-media-")
+    atexit.register(shutil.rmtree, os.environ["MEDIA_ROOT"], True)
 
 from config.settings import *  # noqa: E402, F403

@@ -20,7 +20,8 @@ character, a bad script.
 "tool_calls": [{"name", "arguments"}]}``. Each printed action then also has ``"tool_calls":
 [{"name", "arguments", "ok", "error"}]``, ``"closure": {"ok", "violations": [...]}`` and
 ``"attempts"``. A bad R.json, or replies exhausted before the script ends, exits 1 saying so.
-``--trace`` prints every model request (messages, tools, tool choice) to stderr as JSON lines.
+``--trace`` prints every model request (messages, tools, tool choice) to stderr as JSON lines,
+each labelled with its ``director``: game, story, scene (``engine.gm.directors``) or master.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from engine.gm.brief import brief
 from engine.gm.dice import Roll
-from engine.gm.loop import run_master
+from engine.gm.directors.pipeline import play_master
 from engine.gm.moves import classify, click_move, languages_from, resolve
 from engine.gm.outcomes import resolve_pending
 from engine.gm.perception import perceive, scene_context
@@ -37,6 +37,7 @@ from engine.gm.scene import MoveResult, Scene
 from engine.gm.space import suggest
 from engine.gm.state import GMEvent, GMState, PendingCheck, clone_gm_state, initial_gm_state
 from engine.gm.suggest import offline_suggestions
+from engine.gm.talk_turn import TalkTurn, offline_talk, rule_moves, settle_live, start_talk
 from engine.gm.words import lexicon, normalize, split_actions
 from engine.llm.base import ChatRequest, Provider, Usage
 from engine.llm.offline import closure
@@ -320,10 +321,12 @@ class _Run:
             suggestions=suggest(scene),
         )
         if not self.live:
+            rule_moves(scene, done.changes)
             return done
         told = brief(scene.lex.language).t("roll_turn", action=pending.text, rolled=narration)
         turn = await self.run_master(scene, told, outcome.rolls)
         self.absorb(done, turn)
+        rule_moves(scene, done.changes)
         done.narration = f"{narration}\n{turn.narration}".strip()
         done.suggestions = turn.suggestions or done.suggestions
         return done
@@ -333,33 +336,54 @@ class _Run:
         changes: dict[str, Any] = {}
         self.clear_pending(changes)
         event = scene.log("action", "ev_action", text=text)
+        talk = start_talk(scene, text, event)  # words to an NPC: its five-slot talk script
         done = self.result("master", "", self.language, events=[event], changes=changes)
         if not self.live:
-            # The offline master: a plain closure and 2-3 suggestions, at zero cost.
+            # The offline master: a plain closure and 2-3 suggestions, at zero cost; an NPC
+            # spoken to answers from its script's templates.
             done.narration = closure(text, scene.lex.language)
+            if talk is not None:
+                said = offline_talk(scene, talk)
+                done.narration, done.events = said.narration, [event, *said.events]
+                done.changes.update(said.changes)
             rng = Random(f"{self.gm_state.dice.seed}:{self.gm_state.next_event}:{text}")
             done.suggestions = _suggestions(rest, offline_suggestions(scene, text, rng))
             done.model_calls = 1
             return done
-        turn = await self.run_master(scene, text, [])
+        turn = await self.run_master(scene, text, [], talk)
         self.absorb(done, turn)
+        if talk is not None:
+            await self.settle_talk(scene, talk, done)
+        rule_moves(scene, done.changes, talk)
         done.narration = turn.narration
         done.suggestions = _suggestions(rest, turn.suggestions)
         return done
 
-    async def run_master(self, scene: Scene, text: str, rolls: list[Roll]) -> MasterTurn:
+    async def run_master(
+        self, scene: Scene, text: str, rolls: list[Roll], talk: TalkTurn | None = None
+    ) -> MasterTurn:
         assert self.provider is not None
-        turn = await run_master(
+        turn = await play_master(  # the three directors when the world opts in (seed 003)
             scene,
             text,
             self.provider,
-            context=self.context,
+            context=f"{self.context}\n\n{talk.prompt(scene)}" if talk else self.context,
             cap=self.gm.settings.tool_cap,
             request=self.request,
             rolls=rolls,
+            world=self.world,
+            session=self.state,
         )
         self.state.gm = self.gm_state = scene.state  # the tools' changes, whatever object
         return turn
+
+    async def settle_talk(self, scene: Scene, talk: TalkTurn, done: GMActionResult) -> None:
+        """The free checks on the NPC's bubble: one rewrite request, kept if it passes."""
+        assert self.provider is not None
+        fixed = await settle_live(scene, talk, done.events, self.provider, self.request)
+        if fixed is not None:
+            done.model_calls += fixed.model_calls
+            done.usage = done.usage.plus(fixed.usage)
 
     def absorb(self, done: GMActionResult, turn: MasterTurn) -> None:
         """What the loop did, into the action's result (the tools applied to the scene)."""

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.gm.directors.records import DirectorMemo
 from engine.gm.world import (
     TIMES_OF_DAY,
     Check,
@@ -150,6 +151,8 @@ class GMState(_State):
     rumours: list[Rumour] = Field(default_factory=list)  # seeded in play
     gathered: dict[str, int] = Field(default_factory=dict)  # "location:resource:day" → count
     turn_marks: dict[str, TurnMarks] = Field(default_factory=dict)  # per character
+    # The three directors (seed 003; engine.gm.directors): scenes, private notes, who knows what.
+    directors: DirectorMemo = Field(default_factory=DirectorMemo)
 
 
 def clone_gm_state(state: GMState) -> GMState:

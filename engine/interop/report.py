@@ -82,18 +82,25 @@ class ReportLine:
         return {"kind": self.kind, "message": self.message}
 
 
+PICTURE_KEPT = "kept"
+
+
 def import_report(
-    world: WorldDefinition, warnings: list[str], *, png: bool = False
+    world: WorldDefinition, warnings: list[str], *, picture: str | None = None
 ) -> list[ReportLine]:
     """The report of an import that gave ``world`` with ``warnings``: mapped, dropped, attention.
 
-    ``png`` adds that the card's picture is not kept. Never raises.
+    ``picture`` is what became of a card's picture: ``PICTURE_KEPT`` (it is the world's portrait
+    now), the reason it was dropped, or None when the file had none. Never raises.
     """
     attention, dropped = _sorted_warnings(warnings)
-    if png:
-        dropped.append("the card's picture: a Fabula world has no portrait yet; it is not kept")
+    mapped = mapped_lines(world)
+    if picture == PICTURE_KEPT:
+        mapped.append("the card's picture → the world's portrait")
+    elif picture:
+        dropped.append(f"the card's picture: {picture}; it is not kept")
     return (
-        [ReportLine("mapped", line) for line in mapped_lines(world)]
+        [ReportLine("mapped", line) for line in mapped]
         + [ReportLine("dropped", line) for line in dropped]
         + [ReportLine("attention", line) for line in attention]
     )

@@ -4,7 +4,7 @@
 text streamed in a few chunks, then its tool calls (ids ``t1``, ``t2``… in the order the whole
 script makes them). It is how ``python -m engine gm --replies R.json`` and the tests drive the
 game master's tool loop without a model. ``TracingProvider`` writes every request it forwards as
-one JSON line (messages and tools), for ``--trace``.
+one JSON line (its director, messages and tools), for ``--trace``.
 
 A reply is ``{"text": "...", "tool_calls": [{"name": ..., "arguments": {...}}]}``; both keys are
 optional. Usage is estimated (``engine.tokens``) at zero cost, so a loop's sums are visible.

@@ -367,6 +367,13 @@
 
   // --- boot --------------------------------------------------------------------------------------
 
+  // The page's words, in the player's language (templates/play/sandbox.html puts them on #root).
+  function word(key, fallback, entry) {
+    var root = document.getElementById("root");
+    var text = (root && root.dataset[key]) || fallback;
+    return entry === undefined ? text : text.replace("{entry}", entry);
+  }
+
   function showError(title, detail) {
     var root = document.getElementById("root");
     var box = document.createElement("pre");
@@ -381,7 +388,7 @@
   Boundary.getDerivedStateFromError = function (error) { return { error: error }; };
   Boundary.prototype.render = function () {
     if (this.state.error) {
-      return h("pre", { className: "fy-error" }, "The world's UI failed:\n\n" + String(this.state.error && this.state.error.message || this.state.error));
+      return h("pre", { className: "fy-error" }, word("uiFailed", "The world's UI failed:") + "\n\n" + String(this.state.error && this.state.error.message || this.state.error));
     }
     return this.props.children;
   };
@@ -403,7 +410,7 @@
     lockDown();
     host.postMessage({ fabula: "ui", id: 0, method: "ready", args: [] }, "*");
     if (!factories[entry]) {
-      showError("The world's UI has no entry file '" + entry + "'.", errors.join("\n"));
+      showError(word("uiNoEntry", "The world's UI has no entry file '{entry}'.", entry), errors.join("\n"));
       return;
     }
     var App;
@@ -411,11 +418,11 @@
       var exported = load(entry);
       App = exported && (exported.default || exported.App);
     } catch (e) {
-      showError("The world's UI failed to load:", String(e && e.message || e) + (errors.length ? "\n\n" + errors.join("\n") : ""));
+      showError(word("uiLoadFailed", "The world's UI failed to load:"), String(e && e.message || e) + (errors.length ? "\n\n" + errors.join("\n") : ""));
       return;
     }
     if (typeof App !== "function") {
-      showError("The entry file '" + entry + "' has no default export component.", errors.join("\n"));
+      showError(word("uiNoExport", "The entry file '{entry}' has no default export component.", entry), errors.join("\n"));
       return;
     }
     if (errors.length) console.warn("[yumina] " + errors.join("\n"));

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from play.crypto import decrypt_secret
 from play.models import PROVIDERS, ProviderSetting
@@ -54,11 +55,14 @@ def own_setting(user_id: int) -> ProviderSetting | None:
 
 def model_choices(user_id: int) -> list[ModelChoice]:
     """What the user may tick: offline, the site's models, their own provider's model."""
-    out = [ModelChoice(OFFLINE, "Offline (no model, zero cost)")]
-    out += [ModelChoice(f"site:{m}", f"{m} (site key)") for m in site_models()]
+    out = [ModelChoice(OFFLINE, gettext("Offline (no model, zero cost)"))]
+    site = gettext("%(model)s (site key)")
+    out += [ModelChoice(f"site:{m}", site % {"model": m}) for m in site_models()]
     own = own_setting(user_id)
     if own is not None and own.model:
-        out.append(ModelChoice(f"own:{own.model}", f"{own.model} (your {own.provider} key)"))
+        label = gettext("%(model)s (your %(provider)s key)")
+        mine = label % {"model": own.model, "provider": own.provider}
+        out.append(ModelChoice(f"own:{own.model}", mine))
     return out
 
 

@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -52,7 +53,48 @@ def server(
     """The site, its database seeded with Alice and her world, and a worker on its own Redis."""
     tmp = tmp_path_factory.mktemp("evaluations")
     redis = RedisServer()
-    env = {
+    try:
+        env = site_env(tmp, redis, model)
+        info = seed(env)
+        worker = Worker(env, "browser-eval")
+        try:
+            yield from serve(env, tmp, info)
+        finally:
+            worker.stop()
+    finally:
+        redis.kill()
+
+
+def seed(env: dict[str, str]) -> dict[str, Any]:
+    python = sys.executable
+    migrate = [python, "manage.py", "migrate", "--noinput", "-v0"]
+    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
+    script = [python, "tests/browser/seed_evaluations.py"]
+    seeded = subprocess.run(script, cwd=ROOT, env=env, check=True, capture_output=True)
+    return dict(json.loads(seeded.stdout.decode().strip().splitlines()[-1]))
+
+
+def serve(env: dict[str, str], tmp: Path, info: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """runserver (daphne) on a free port for as long as the module's tests run."""
+    port = free_port()
+    log = tmp / "server.log"
+    command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, proc, log)
+        yield {**info, "base": f"http://127.0.0.1:{port}"}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def site_env(tmp: Path, redis: RedisServer, model: ModelServer) -> dict[str, str]:
+    """The site's environment: its SQLite file, its Redis, the loopback model server."""
+    return {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
         "MEDIA_ROOT": str(tmp / "media"),
@@ -67,41 +109,6 @@ def server(
         "OWN_MODEL_URL": model.anthropic_url,
         "PYTHONPATH": str(ROOT),
     }
-    python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    seeded = subprocess.run(
-        [python, "tests/browser/seed_evaluations.py"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
-    port = free_port()
-    log = tmp / "server.log"
-    worker = Worker(env, "browser-eval")
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc, log)
-        info["base"] = f"http://127.0.0.1:{port}"
-        yield info
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        worker.stop()
-        redis.kill()
 
 
 def bar(page: Any) -> tuple[int, int]:

@@ -55,6 +55,9 @@ class Message:
         return f"[{self.context}] {self.msgid!r}" if self.context else repr(self.msgid)
 
 
+KEYWORD_LINE = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?) (\".*\")$")
+
+
 def read_po(path: Path) -> list[Message]:
     """The live messages of a PO file (obsolete ``#~`` ones are skipped; the header too)."""
     messages: list[Message] = []
@@ -65,9 +68,7 @@ def read_po(path: Path) -> list[Message]:
         for line in lines:
             if line.startswith("#,"):
                 fuzzy = fuzzy or "fuzzy" in line
-            elif match := re.match(
-                r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?) (\".*\")$", line
-            ):
+            elif match := KEYWORD_LINE.match(line):
                 key = match.group(1)
                 fields[key] = json.loads(match.group(2))
             elif line.startswith('"') and key:
@@ -104,14 +105,10 @@ def fresh_catalogues(tmp_path_factory: pytest.TempPathFactory) -> Path:
     needs_gettext_tools()
     tree = tmp_path_factory.mktemp("extract")
     for item in ROOT.iterdir():
-        if item.name.startswith(".") or item.name in NOT_SOURCES:
-            continue
-        if item.is_dir():
+        if item.is_dir() and not item.name.startswith(".") and item.name not in NOT_SOURCES:
             shutil.copytree(
                 item, tree / item.name, ignore=shutil.ignore_patterns("__pycache__", "vendor")
             )
-        else:
-            shutil.copy2(item, tree / item.name)
     cwd = Path.cwd()
     os.chdir(tree)  # makemessages walks the current directory
     try:
@@ -161,7 +158,7 @@ def test_translations_keep_the_placeholders_of_their_msgid(fresh_catalogues: Pat
 
 def test_chinese_translations_are_not_english_copies():
     """A Chinese msgstr equal to its English msgid is a string left untranslated."""
-    allowed = {"Fabula", "Anthropic", "tokens", "tok", "World Info JSON"}  # names and units
+    allowed = {"Fabula", "Anthropic", "tokens", "tok", "World Info JSON", "NPC", "Top K"}
     copies = [
         m.label
         for m in read_po(ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po")
@@ -176,7 +173,7 @@ def test_chinese_translations_are_not_english_copies():
     "po", sorted((ROOT / "locale").glob("*/LC_MESSAGES/*.po")), ids=lambda p: p.parent.parent.name
 )
 def test_the_committed_mo_files_are_compiled_from_the_po_files(po: Path):
-    """locale/*.mo are committed (nothing compiles them at deploy): they must say what the .po say."""
+    """locale/*.mo are committed (nothing compiles them on deploy): they say what the .po say."""
     expected: dict[Any, str] = {}
     for message in read_po(po):
         if message.fuzzy or not all(message.strings.values()):
@@ -196,10 +193,10 @@ def test_the_committed_mo_files_are_compiled_from_the_po_files(po: Path):
 
 VISIBLE_ATTRIBUTES = {"title", "placeholder", "aria-label", "alt", "data-confirm", "hx-confirm"}
 HIDDEN_ELEMENTS = {"script", "style", "template", "textarea", "pre", "code"}
-PIECES = re.compile(r"\s*(?:·|›|→|—|–|:|\(|\)|\[|\]|,|;|/|\||“|”|«|»|\")\s*")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
-# Names that stay as they are in every language: products, formats, the sampler's parameters.
+# Names that stay as they are in every language: products, formats, the languages' own names.
 NAMES = {"fabula", "sillytavern", "openai", "anthropic", "json", "png", "webp", "gif", "jpeg"}
+NAMES |= {w.lower() for _code, name in settings.LANGUAGES for w in WORD.findall(name)}
 ACTIONS = ("export", "delete", "duplicate", "move", "reorder", "remove", "disable", "enable")
 
 
@@ -232,23 +229,24 @@ class VisibleText(HTMLParser):
             self.texts.append(" ".join(data.split()))
 
 
+PLAY_CONFIG = re.compile(
+    r'<script id="play-config-[^"]+" type="application/json">(.*?)</script>', re.S
+)
+
+
 def visible(html: str) -> VisibleText:
     parser = VisibleText()
     parser.feed(html)
     # play.js draws the chat with the words the page hands it in its config
-    for config in re.findall(
-        r'<script id="play-config-[^"]+" type="application/json">(.*?)</script>', html, re.S
-    ):
+    for config in PLAY_CONFIG.findall(html):
         parser.texts += [str(v) for v in json.loads(config).get("strings", {}).values()]
     return parser
 
 
 def catalogue_words(code: str) -> set[str]:
     """Every word of the language's translations (ours and Django's): its vocabulary."""
-    with translation.override(code):
-        catalog = translation.trans_real.translation(code)._catalog  # type: ignore[attr-defined]
-        texts = [v for _k, v in catalog.items()]
-    return {w.lower() for text in texts for w in WORD.findall(str(text))}
+    catalog = translation.trans_real.translation(code)._catalog  # type: ignore[attr-defined]
+    return {w.lower() for _key, text in catalog.items() for w in WORD.findall(str(text))}
 
 
 def strings_in(value: Any) -> Iterator[str]:
@@ -271,14 +269,18 @@ class Content:
 
     def __post_init__(self) -> None:
         self.text = "\n".join(self.phrases)
-        ordered = sorted((p for p in self.phrases if len(p) > 1), key=len, reverse=True)
-        self.pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, ordered)) + r")(?!\w)")
+        # names and ids, not prose: a whole text is matched by ``covers``
+        ordered = sorted((p for p in self.phrases if 1 < len(p) <= 80), key=len, reverse=True)
+        alternatives = "|".join(map(re.escape, ordered))
+        # ASCII bounds: in Chinese a name sits right against the words around it
+        self.pattern = re.compile(rf"(?<![A-Za-z0-9_'’-])(?:{alternatives})(?![A-Za-z0-9_'’-])")
 
-    def covers(self, piece: str) -> bool:
-        return piece.rstrip("…") in self.text  # a description cut short is still content
+    def covers(self, text: str) -> bool:
+        # a description cut short is still content ("…", or "..." in Django's Chinese)
+        return text.removesuffix("...").rstrip("…") in self.text
 
-    def without(self, piece: str) -> str:
-        return self.pattern.sub(" ", piece)
+    def without(self, text: str) -> str:
+        return self.pattern.sub(" ", text)
 
 
 @dataclass
@@ -339,7 +341,7 @@ def studio_pages(client: Client, worlds: list[Any]) -> list[str]:
     seen: dict[str, str] = {}
     while todo:
         url = todo.pop(0)
-        shape = re.sub(r"/(edit/[^/]+|\d+)/$", "/X/", url)
+        shape = re.sub(r"^(/studio/w/\d+/.+/)(edit/[^/]+|\d+)/$", r"\1X/", url)
         if shape in seen.values() and url not in seen:
             continue
         seen[url] = shape
@@ -347,23 +349,31 @@ def studio_pages(client: Client, worlds: list[Any]) -> list[str]:
         assert response.status_code == 200, url
         for href in visible(response.content.decode()).links:
             href = href.split("#")[0].split("?")[0]
-            if re.match(r"^/studio/w/\d+/", href) and not any(f"/{a}" in href for a in ACTIONS):
-                if href not in seen:
-                    todo.append(href)
+            studio = re.match(r"^/studio/w/\d+/", href)
+            if studio and href not in seen and not any(f"/{a}" in href for a in ACTIONS):
+                todo.append(href)
     return list(seen)
 
 
 def english_on(html: str, content: Content, vocabulary: set[str]) -> list[str]:
-    """Pieces of visible text with a word that is neither content nor the language's own."""
+    """Visible texts with a word that is neither content nor the language's own."""
+    known = vocabulary | NAMES | technical_ids()
     found = []
     for text in visible(html).texts:
-        for piece in PIECES.split(text):
-            if not re.search(r"[A-Za-z]{3}", piece) or content.covers(piece):
-                continue
-            words = WORD.findall(content.without(piece))
-            if [w for w in words if len(w) > 2 and w.lower() not in vocabulary | NAMES]:
-                found.append(piece)
+        if not re.search(r"[A-Za-z]{3}", text) or content.covers(text):
+            continue
+        words = WORD.findall(content.without(text))
+        if [w for w in words if len(w) > 2 and w.lower() not in known]:
+            found.append(text)
     return found
+
+
+def technical_ids() -> set[str]:
+    """The JSON ids a picker shows beside their label: ``Every turn (every-turn)``."""
+    from studio.forms.reactions import EFFECT_LABELS
+    from studio.forms.rules import ACTION_LABELS, TRIGGER_LABELS
+
+    return {*TRIGGER_LABELS, *ACTION_LABELS, *EFFECT_LABELS}
 
 
 @pytest.mark.parametrize("code", ["es", "zh-hans"])

@@ -28,6 +28,7 @@ from engine.interop import (
     write_card_png,
 )
 from engine.interop.png import iter_chunks
+from engine.interop.report import PICTURE_KEPT
 from engine.world import WorldDefinition, export_world, load_world
 from tests.support.corpus import corpus_dir, fixture_bytes, requires_corpus
 from tests.support.sillytavern import book_entry, read_book, read_world_info
@@ -540,18 +541,23 @@ def test_the_report_names_what_was_dropped_with_its_path():
     assert ("attention", "entries[0].content: expected text, got number; converted") in report
 
 
-def test_the_report_of_a_card_png_says_the_picture_is_not_kept():
+def test_the_report_of_a_card_png_says_what_became_of_its_picture():
     world, warnings = import_file(world_to_card_png(load_world(FULL_WORLD)), "salt.png")
 
-    report = import_report(world, warnings, png=True)
+    kept = import_report(world, warnings, picture=PICTURE_KEPT)
+    refused = import_report(world, warnings, picture="is larger than the 5 MB limit")
 
-    assert [line.to_dict() for line in report] == [
+    assert [line.to_dict() for line in kept] == [
         {"kind": "mapped", "message": "2 greetings"},
         {"kind": "mapped", "message": "8 more entries with their Fabula roles"},
         {"kind": "mapped", "message": "also: 1 variable, 1 rule, 1 audio track, 1 entry folder"},
-        {"kind": "dropped",
-         "message": "the card's picture: a Fabula world has no portrait yet; it is not kept"},
+        {"kind": "mapped", "message": "the card's picture → the world's portrait"},
     ]  # fmt: skip
+    assert refused[-1].to_dict() == {
+        "kind": "dropped",
+        "message": "the card's picture: is larger than the 5 MB limit; it is not kept",
+    }
+    assert "picture" not in str([line.to_dict() for line in import_report(world, warnings)])
 
 
 def test_lorebook_entries_are_what_the_world_info_export_holds():

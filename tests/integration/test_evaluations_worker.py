@@ -29,7 +29,7 @@ from tests.integration.faults import RedisServer, Worker
 from tests.integration.play_cluster import service_env
 from tests.support.model_server import ModelServer, ReceivedRequest, Reply
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(420)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 NARRATION = "You look about; the fire crackles and nobody moves."
 GAMES, ACTIONS = 3, 4
@@ -42,7 +42,9 @@ def master(request: ReceivedRequest) -> Reply | None:
     if not body.get("tools"):
         return None
     close = {"narration": NARRATION, "suggestions": ["Look around"]}
-    return Reply(text="", tool_calls=({"name": "log_event", "arguments": close},), delay=0.15)
+    return Reply(
+        text="", tool_calls=({"name": "log_event", "arguments": close},), chunk_size=48, delay=0.1
+    )
 
 
 @pytest.fixture
@@ -102,7 +104,7 @@ def run_factory(alice: Any, model: ModelServer, broker: RedisServer, settings: A
     return start
 
 
-def wait_for(check: Callable[[], Any], what: str, timeout: float = 150) -> Any:
+def wait_for(check: Callable[[], Any], what: str, timeout: float = 240) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = check()

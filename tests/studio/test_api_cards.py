@@ -8,7 +8,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from engine.interop import read_png_card
-from studio.models import Entry
+from studio.models import Entry, World
 from studio.publishing import publish_world
 from studio.worlds import create_item
 from tests.support.corpus import fixture_bytes
@@ -69,9 +69,10 @@ def test_import_returns_its_report(as_alice):
         {"kind": "mapped", "message": "lorebook → 3 entries (2 keyword-triggered, 1 always sent)"},
         {"kind": "mapped", "message": "creator notes → description, creator → author, tags → "
          "custom tags"},
-        {"kind": "dropped",
-         "message": "the card's picture: a Fabula world has no portrait yet; it is not kept"},
+        {"kind": "mapped", "message": "the card's picture → the world's portrait"},
     ]  # fmt: skip
+    world = World.objects.get(pk=response.json()["world"]["id"])
+    assert world.portrait  # re-encoded and stored like an upload
 
 
 def test_import_of_world_json_reports_unknown_fields_in_one_line(as_alice):

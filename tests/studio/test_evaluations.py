@@ -16,13 +16,14 @@ from studio.evaluations.tasks import clean_stale_evaluations, play_action, run_e
 from tests.studio import evaluation_helpers as helpers
 from tests.studio.evaluation_helpers import (
     CLOSE,
+    master_route,
     only_run,
     paused_run,
     start,
     url,
 )
 from tests.studio.view_helpers import login
-from tests.support.model_server import Fault, Reply
+from tests.support.model_server import Fault, ReceivedRequest, Reply
 
 pytestmark = pytest.mark.django_db
 # The shared fixtures: pytest finds them among the module's names.
@@ -140,6 +141,42 @@ def test_past_the_retries_the_action_is_kept_as_failed_and_its_game_ends(
     assert run.game_rows.get().status == "failed"
     assert run.status == "done"
     assert len(site_model.requests) == 5  # the first try and four retries
+
+
+def test_a_model_player_and_a_model_judge_are_asked_and_paid_apart(
+    client, alice, gm_world, site_model
+):
+    def route(request: ReceivedRequest) -> Reply | None:
+        first = request.body["messages"][0]["content"]
+        if first.startswith("You judge one turn"):
+            verdict = '{"errors": [{"class": "lie-accepted", "why": "believed"}]}'
+            return Reply(text=verdict)
+        if first.startswith("You play "):
+            return Reply(text="I ask the innkeeper for a room.\nAnd more.")
+        return master_route(request)
+
+    site_model.route = route
+    start(
+        client,
+        alice,
+        gm_world,
+        kind="auto",
+        games=1,
+        actions=2,
+        models=["site:test-model"],
+        player="site:claude-haiku-4-5",
+        judge="site:claude-haiku-4-5",
+    )
+
+    run = only_run(gm_world)
+    actions = list(EvaluationAction.objects.filter(game__evaluation=run).order_by("index"))
+    assert [a.step["action"] for a in actions] == ["I ask the innkeeper for a room."] * 2
+    found = [f for a in actions for f in a.step["findings"] if f["source"] == "judge"]
+    assert [f["class"] for f in found] == ["lie-accepted", "lie-accepted"]
+    assert all(a.extra_cost > 0 for a in actions)  # the player and the judge, priced
+    assert run.agreement["judge"]["judge"] == "model:claude-haiku-4-5"
+    assert run.agreement["detectors"]["judge"] == "detectors"
+    assert run.agreement_cost > 0
 
 
 def test_the_budget_cap_stops_spending(client, alice, gm_world, site_model):

@@ -156,3 +156,25 @@ def test_games_rows_are_unique_per_model_and_number(alice, gm_world):
     run = paused_run(alice, gm_world, ["offline"], ["I hum."])
     with pytest.raises(IntegrityError), transaction.atomic():
         EvaluationGame.objects.create(evaluation=run, model_index=0, number=0)
+
+
+def test_the_pages_take_the_same_queries_however_many_runs_and_games(
+    client, alice, gm_world, django_assert_num_queries
+):
+    start(client, alice, gm_world, kind="auto", games=1, actions=2)
+    small = only_run(gm_world)
+    with django_assert_num_queries(QUERIES["list"]):
+        client.get(url("evaluations", gm_world))
+    start(client, alice, gm_world, kind="auto", games=3, actions=2)
+    large = Evaluation.objects.filter(world=gm_world).exclude(pk=small.pk).get()
+    start(client, alice, gm_world)
+
+    with django_assert_num_queries(QUERIES["list"]):
+        client.get(url("evaluations", gm_world))
+    for run in (small, large):
+        with django_assert_num_queries(QUERIES["detail"]):
+            client.get(url("evaluation", gm_world, run.pk))
+
+
+# The list builds the start form from the draft (its rows) to offer the world's route.
+QUERIES = {"list": 15, "detail": 7}

@@ -65,6 +65,10 @@ ID_KWARGS = {"world_id", "pk", "version_id", "token_id"}
 # Every id a URL may take. A new one must be added here, and to the scenarios when it names
 # something of the studio; play's sessions and personas are checked in tests/play.
 KNOWN_KWARGS = ID_KWARGS | {"key", "session_id", "persona_id", "message_id", "ref"}
+# An evaluation of the world, one of its games, an export format and a plot (studio.evaluations).
+KNOWN_KWARGS |= {"evaluation_id", "game_id", "fmt", "name"}
+# A run of the world's tests (studio.worldtests).
+KNOWN_KWARGS |= {"run_id"}
 _PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
 
 # (route, method) a stranger may use on someone else's *published* world. Everything else that
@@ -167,8 +171,29 @@ def cast(client, alice, charlie, settings, tmp_path):
         "token_id": token.pk,
         "key": PRESETS[0].key,
         "ref": "anything",  # a gameMaster record's id (studio.views.gamemaster)
+        **evaluation_values(alice, mine),
+        "run_id": world_test_run(alice, mine),
     }
     return {"world": mine, "values": values}
+
+
+def world_test_run(owner: Any, world: World) -> int:
+    """A run of ``world``'s tests, for the routes of studio.worldtests."""
+    from studio.worldtests.models import WorldTestRun
+
+    run = WorldTestRun.objects.create(world=world, started_by=owner, definition={}, suite={})
+    return int(run.pk)
+
+
+def evaluation_values(owner: Any, world: World) -> dict[str, Any]:
+    """An evaluation of ``world`` with one game, for the routes of studio.evaluations."""
+    from studio.evaluations.models import Evaluation, EvaluationGame
+
+    run = Evaluation.objects.create(
+        owner=owner, world=world, world_label="draft", definition={}, model_keys=["offline"]
+    )
+    game = EvaluationGame.objects.create(evaluation=run, model_index=0, number=0)
+    return {"evaluation_id": run.pk, "game_id": game.pk, "fmt": "csv", "name": "cost"}
 
 
 def expected(scenario: str, route: str, method: str) -> set[int]:

@@ -125,7 +125,8 @@ def test_the_import_report_shows_once_with_a_link_to_the_world(client, alice):
     assert "What the import of “Orrin the Ferryman” did" in page
     assert f'href="{reverse("studio:entries", args=[world.pk])}"' in page
     assert "lorebook → 3 entries (2 keyword-triggered, 1 always sent)" in page
-    assert "the card&#x27;s picture: a Fabula world has no portrait yet; it is not kept" in page
+    assert "the card&#x27;s picture → the world&#x27;s portrait" in page
+    assert world.portrait
     assert "Nothing needs your attention." in page
     assert "What the import" not in again
 

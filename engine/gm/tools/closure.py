@@ -84,10 +84,13 @@ def _trust(scene: Scene, moves: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _memories(scene: Scene, memories: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Write each memory in its NPC, about the acting character (decision 18)."""
-    written = []
+    """Write each memory in its NPC, about the acting character (decision 18): one sentence
+    per NPC, so a second one for the same NPC is left out."""
+    written: list[dict[str, Any]] = []
     for memory in memories:
         npc = refs.npc_known(scene, str(memory["npc"]))
+        if any(w["npc"] == npc.id for w in written):
+            continue
         importance = int(memory.get("importance") or 1)
         remember(scene.gm, scene.state, npc.id, scene.character_id, str(memory["text"]), importance)
         written.append({"npc": npc.id, "importance": importance})

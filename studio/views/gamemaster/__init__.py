@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from studio.views.gamemaster import overview, records
+from studio.views.gamemaster import minds, overview, records
 from studio.views.gamemaster.nouns import NOUNS, Noun
 
 
@@ -25,6 +25,7 @@ def gm_urls(prefix: str) -> list[URLPattern]:
         path(f"{prefix}gm/enable/", overview.gm_enable, name="gm_enable"),
         path(f"{prefix}gm/disable/", overview.gm_disable, name="gm_disable"),
         path(f"{prefix}gm/json/", overview.gm_json, name="gm_json"),
+        path(f"{prefix}gm/npcs/<str:ref>/mind/", minds.gm_npc_mind, name="gm_npc_mind"),
     ]
     for noun in NOUNS:
         patterns += noun_urls(prefix, noun)

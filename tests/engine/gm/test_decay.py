@@ -16,7 +16,13 @@ def test_each_importance_is_forgotten_after_its_game_days():
     gm = demo_world().game_master
     state = initial_gm_state(gm)
     state.clock.day = 34
-    state.memories["hilda"] = [memory(1, 31), memory(1, 30), memory(2, 4), memory(2, 3), memory(3, 1)]
+    state.memories["hilda"] = [
+        memory(1, 31),
+        memory(1, 30),
+        memory(2, 4),
+        memory(2, 3),
+        memory(3, 1),
+    ]
 
     dropped = prune_forgotten(gm, state)
 

@@ -1,0 +1,161 @@
+"""No console error on any studio page, in English, Spanish and Chinese (issue 16 §6).
+
+The demo worlds' owner opens every page a link reaches from the studio (one page per kind of
+page and world: the first entry stands for all entries), lets htmx load the lazy panels (the
+checks, the prompt preview, the playtest) and the page must have logged no console error, no
+uncaught exception and no failed request. The API docs are read the same way: their assets are
+local files, so they load under the site's CSP with no network.
+
+The server is ``runserver`` (daphne) on a free loopback port with its own SQLite file, set up as
+``make run`` does it: ``migrate`` then ``load_demo``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.ports import free_port, wait_for_port
+
+ROOT = Path(__file__).resolve().parents[2]
+START = ["/studio/", "/studio/new/", "/studio/import/", "/accounts/", "/api/docs"]
+ACTIONS = ("export", "delete", "duplicate", "move", "reorder", "remove", "disable", "enable")
+SEED = """
+import json
+from tests.browser.seed_gm import login_cookie  # sets Django up
+from django.contrib.auth.models import User
+from studio.models import World
+
+demo = User.objects.get(username="demo")
+worlds = list(World.objects.filter(owner=demo).order_by("pk").values_list("pk", flat=True))
+print(json.dumps({"cookie": login_cookie(demo), "worlds": worlds}))
+"""
+
+pytestmark = [pytest.mark.timeout(300)]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """Migrate, load the demo worlds, log their owner in, then serve with daphne on a free port."""
+    tmp = tmp_path_factory.mktemp("console")
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
+        "MEDIA_ROOT": str(tmp / "media"),
+        "REDIS_URL": "",
+        "DEBUG": "true",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "FABULA_PROVIDER": "offline",
+        "PYTHONPATH": str(ROOT),
+    }
+    python = sys.executable
+    for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
+        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    seeded = subprocess.run(
+        [python, "-c", SEED], cwd=ROOT, env=env, check=True, capture_output=True
+    )
+    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
+    port = free_port()
+    log = tmp / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, proc, log)
+        info["base"] = f"http://127.0.0.1:{port}"
+        yield info
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+class Console:
+    """What a page reports: console errors, uncaught exceptions, failed requests in flight."""
+
+    def __init__(self, page: Any) -> None:
+        self.errors: list[str] = []
+        self.pending: set[Any] = set()
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc: self.errors.append(f"uncaught: {exc}"))
+        page.on("request", lambda request: self.pending.add(request))
+        page.on("requestfinished", lambda request: self.pending.discard(request))
+        page.on("requestfailed", self._failed)
+        page.on("response", self._response)
+
+    def _failed(self, request: Any) -> None:
+        self.pending.discard(request)
+        self.errors.append(f"failed: {request.method} {request.url} {request.failure}")
+
+    def _response(self, response: Any) -> None:
+        if response.status >= 400:
+            self.errors.append(f"{response.status}: {response.request.method} {response.url}")
+
+    def settle(self, page: Any) -> None:
+        """Let htmx load the lazy panels: return once no request has been in flight a while."""
+        quiet, deadline = 0, time.monotonic() + 15
+        while quiet < 4 and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+            quiet = 0 if self.pending else quiet + 1
+
+
+def shape(url: str) -> str:
+    """One page per kind: ``/studio/w/1/entries/7/`` stands for every entry of world 1."""
+    return re.sub(r"^(/studio/w/\d+/.+/)(edit/[^/]+|\d+)/$", r"\1X/", url)
+
+
+def studio_links(page: Any) -> list[str]:
+    hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+    links = [str(h).split("#")[0].split("?")[0] for h in hrefs]
+    return [
+        link
+        for link in links
+        if re.match(r"^/studio/w/\d+/", link) and not any(f"/{a}" in link for a in ACTIONS)
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh-hans"])
+def test_no_studio_page_logs_a_console_error(browser: Any, server: dict[str, Any], language: str):
+    context = browser.new_context()
+    context.add_cookies(
+        [
+            {"name": "sessionid", "value": server["cookie"], "url": server["base"]},
+            {"name": "django_language", "value": language, "url": server["base"]},
+        ]
+    )
+    page = context.new_page()
+    console = Console(page)
+    todo = [*START, *(f"/studio/w/{pk}/" for pk in server["worlds"])]
+    seen: set[str] = set()
+    problems: dict[str, list[str]] = {}
+    while todo:
+        url = todo.pop(0)
+        if shape(url) in seen:
+            continue
+        seen.add(shape(url))
+        console.errors.clear()
+        response = page.goto(server["base"] + url)
+        console.settle(page)
+        assert response is not None and response.status == 200, url
+        if console.errors:
+            problems[url] = list(console.errors)
+        todo += [link for link in studio_links(page) if shape(link) not in seen]
+    context.close()
+    assert len(seen) > 50  # the crawl reached the editors of both worlds
+    assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
