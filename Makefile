@@ -61,5 +61,9 @@ bench: install ## Run the benchmarks (prints ratios against simple baselines)
 	$(PY) bench/directives.py
 	$(PY) bench/prompt.py
 	$(PY) bench/relay.py
+	$(PY) bench/gm.py
+	$(PY) bench/memory.py
+	$(PY) bench/isolation.py
+	$(PY) bench/evals.py
 
 .PHONY: help install run lint test fmt messages bench worker beat

@@ -30,6 +30,13 @@ def current_playtest(user: Any, world: World) -> Session | None:
     )
 
 
+def playtest_memory(user: Any, world: World) -> str:
+    """The session memory the user's running playtest of ``world`` holds ("" without one)."""
+    session = current_playtest(user, world)
+    memory = (session.state or {}).get("session_memory") if session is not None else None
+    return memory if isinstance(memory, str) else ""
+
+
 def reset_playtest(user: Any, world: World, *, mode: str = "live") -> Session:
     """Delete the user's playtests of ``world`` and start a new one on the current draft.
 

@@ -113,10 +113,14 @@ def preview_prompt(
     values: Mapping[str, Any],
     persona: Persona | None = None,
     draft: DraftEntry | None = None,
+    memory: str = "",
 ) -> Preview:
-    """Assemble the prompt for a sample chat, state and persona, as the next turn would."""
+    """Assemble the prompt for a sample chat, state and persona, as the next turn would;
+    ``memory`` (a playtest's session memory) fills step 9 when the sample state has none."""
     definition, draft_errors = draft_definition(world, draft)
     state = sample_state(definition, values)
+    if memory and not state.session_memory:
+        state = state.model_copy(update={"session_memory": memory})
     context = MacroContext(
         turn=state.turn, now=timezone.now(), seed=0, rng=random.Random(0), persona=persona
     )

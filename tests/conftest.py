@@ -91,3 +91,16 @@ def world(alice: Any) -> Any:
     from tests.factories import make_world
 
     return make_world(alice)
+
+
+@pytest.fixture(autouse=True)
+def celery_runs_in_the_test(settings: Any) -> Any:
+    """A task a unit test queues runs at once in the test process, as in the embedded mode,
+    even when REDIS_URL is set (CI); the integration tier sends its tasks to a real worker."""
+    from config.celery import app
+
+    eager = app.conf.task_always_eager
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager

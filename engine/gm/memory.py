@@ -6,9 +6,9 @@ A memory is one sentence about one character, with an importance and the game da
 written. Importance 1 is forgotten once the game day is past the written day + 3, importance 2
 past + 30, importance 3 never. An NPC keeps at most 8 memories about one character and 40 in
 all; past a cap the lowest importance goes first, then the oldest. Until play writes to an NPC,
-its authored memories are the ones it has; they follow the same rules. A memory is one
-sentence: what follows the first sentence's end is dropped ("Ren paid. He smiled." keeps
-"Ren paid."). Older memories are found by ``engine.gm.recall``.
+its authored memories are the ones it has; they follow the same rules. ``one_sentence`` keeps
+the first sentence of what the master writes at a conversation's end ("Ren paid. He smiled."
+keeps "Ren paid."). Older memories are found by ``engine.gm.recall``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def remember(
     lost (forgotten by now, or pushed out by a cap)."""
     day = state.clock.day
     before = _stored(gm, state, npc_id)
-    new = Memory(about=about, text=one_sentence(text), importance=importance, day=day)
+    new = Memory(about=about, text=" ".join(text.split()), importance=importance, day=day)
     kept = [*(m for m in before if not forgotten(m, day)), new]
     while sum(m.about == about for m in kept) > PAIR_CAP:
         kept = _evict(kept, lambda m: m.about == about)

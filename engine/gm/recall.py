@@ -9,7 +9,9 @@ found). ``SemanticMemorySearch`` ranks by the cosine of an ``engine.gm.embedding
 vectors and turns to ``KeywordMemorySearch`` (shared words, for Chinese shared character pairs)
 when it has no embedder, the embedder fails, or the query gives it nothing to compare. Ties go
 to the more important, then the newer memory. ``recall`` is what a context builder wants: the
-latest few, and the ones among the rest that bear on what is being said.
+latest few, and the ones among the rest that bear on what is being said. ``SemanticRank`` is the
+same scoring over bare texts, ``rank(query, texts, k) -> list[int]``: the shape of the Scene
+Director's ``engine.gm.directors.search.MemorySearch``, which hands it one NPC's own memories.
 """
 
 from __future__ import annotations
@@ -34,15 +36,9 @@ _WORD = re.compile(r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,}")
 
 
 class MemorySearch(Protocol):
-    """What the directors call: an NPC's memories that bear on ``query``, best first."""
+    """What a context builder calls: an NPC's memories that bear on ``query``, best first."""
 
     def search(self, npc_id: str, query: str, k: int) -> list[Memory]: ...
-
-
-def _rank(scored: list[tuple[float, int, Memory]], k: int) -> list[Memory]:
-    """Best score first, then importance, then the newest (a later index is newer)."""
-    scored.sort(key=lambda s: (-s[0], -s[2].importance, -s[2].day, -s[1]))
-    return [memory for _, _, memory in scored[: max(0, k)]]
 
 
 def keywords(text: str) -> set[str]:
@@ -54,6 +50,46 @@ def keywords(text: str) -> set[str]:
         if len(run) == 1:
             out.add(run)
     return out
+
+
+def keyword_scores(query: str, texts: Sequence[str]) -> list[float]:
+    """How many words each text shares with the query (scaled by the query's length)."""
+    asked = keywords(query)
+    if not asked:
+        return [0.0] * len(texts)
+    return [len(asked & keywords(text)) / math.sqrt(len(asked)) for text in texts]
+
+
+def semantic_scores(
+    embedder: Embedder | None, query: str, texts: Sequence[str]
+) -> list[float] | None:
+    """The cosine of each text with the query (0 below ``MIN_SIMILARITY``); None when the
+    embedder is missing, fails, or the query gives it nothing to compare."""
+    if embedder is None or not texts:
+        return None
+    try:
+        vectors = embedder.embed([query, *texts])
+    except EmbeddingUnavailable:
+        return None
+    if not any(vectors[0]):
+        return None
+    found = [cosine(vectors[0], vector) for vector in vectors[1:]]
+    return [score if score >= MIN_SIMILARITY else 0.0 for score in found]
+
+
+def scores(embedder: Embedder | None, query: str, texts: Sequence[str]) -> tuple[list[float], str]:
+    """Semantic scores when the embedder can give them, else keyword ones; and which it was."""
+    found = semantic_scores(embedder, query, texts) if query.strip() else None
+    if found is not None and embedder is not None:
+        return found, embedder.name
+    return keyword_scores(query, texts), "keywords"
+
+
+def _best(found: list[float], pool: Sequence[Memory], k: int) -> list[Memory]:
+    """Best score first, then importance, then the newest (a later index is newer)."""
+    order = [i for i, score in enumerate(found) if score > 0]
+    order.sort(key=lambda i: (-found[i], -pool[i].importance, -pool[i].day, -i))
+    return [pool[i] for i in order[: max(0, k)]]
 
 
 @dataclass
@@ -73,15 +109,7 @@ class KeywordMemorySearch:
         among: Sequence[Memory] | None = None,
     ) -> list[Memory]:
         pool = list(among) if among is not None else memories(self.gm, self.state, npc_id, about)
-        asked = keywords(query)
-        if not asked:
-            return []
-        scored = []
-        for index, memory in enumerate(pool):
-            shared = asked & keywords(memory.text)
-            if shared:
-                scored.append((len(shared) / math.sqrt(len(asked)), index, memory))
-        return _rank(scored, k)
+        return _best(keyword_scores(query, [m.text for m in pool]), pool, k)
 
 
 @dataclass
@@ -106,29 +134,26 @@ class SemanticMemorySearch:
         pool = list(among) if among is not None else memories(self.gm, self.state, npc_id, about)
         if not pool or not query.strip():
             return []
-        found = self._semantic(query, pool, k)
-        if found is not None:
-            self.used = self.embedder.name if self.embedder else ""
-            return found
-        self.used = "keywords"
-        return KeywordMemorySearch(self.gm, self.state).search(npc_id, query, k, among=pool)
+        found, self.used = scores(self.embedder, query, [m.text for m in pool])
+        return _best(found, pool, k)
 
-    def _semantic(self, query: str, pool: list[Memory], k: int) -> list[Memory] | None:
-        if self.embedder is None:
-            return None
-        try:
-            vectors = self.embedder.embed([query, *(m.text for m in pool)])
-        except EmbeddingUnavailable:
-            return None
-        asked = vectors[0]
-        if not any(asked):
-            return None
-        scored = []
-        for index, (memory, vector) in enumerate(zip(pool, vectors[1:], strict=True)):
-            score = cosine(asked, vector)
-            if score >= MIN_SIMILARITY:
-                scored.append((score, index, memory))
-        return _rank(scored, k)
+
+@dataclass
+class SemanticRank:
+    """The same search over bare texts, fitting ``engine.gm.directors.search.MemorySearch``:
+    ``rank(query, texts, k)`` gives the indices of at most ``k`` texts, best first (ties: the
+    later, newer one); none for an empty query or no match."""
+
+    embedder: Embedder | None = field(default_factory=HashedNgramEmbedder)
+    used: str = ""
+
+    def rank(self, query: str, texts: Sequence[str], k: int) -> list[int]:
+        if not query.strip() or not texts or k <= 0:
+            return []
+        found, self.used = scores(self.embedder, query, texts)
+        order = [i for i, score in enumerate(found) if score > 0]
+        order.sort(key=lambda i: (-found[i], -i))
+        return order[:k]
 
 
 def memory_search(

@@ -80,6 +80,11 @@ class PreviewForm(forms.Form):
         validators=[_state_object],
         help_text=_("Variables left out keep their default."),
     )
+    playtest_memory = forms.BooleanField(
+        label=_("Add my playtest's session memory"),
+        required=False,
+        help_text=_("The memory your current playtest has summarised so far, at step 9."),
+    )
     persona_name = forms.CharField(label=_("Persona name"), required=False, max_length=100)
     persona_appearance = forms.CharField(
         label=_("Appearance"), required=False, widget=forms.Textarea(attrs={"rows": 2})

@@ -7,6 +7,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
+from play.playtests import playtest_memory
 from studio.access import get_world_for_user
 from studio.forms import EntryForm, PreviewForm
 from studio.live import DraftEntry, preview_prompt
@@ -43,8 +44,14 @@ def prompt_preview(request: AuthedRequest, world_id: int) -> HttpResponse:
     if form.is_valid():
         draft, errors = draft_from(request, world)
         data = form.cleaned_data
+        memory = playtest_memory(request.user, world) if data["playtest_memory"] else ""
         preview = preview_prompt(
-            world, chat=data["chat"], values=data["state"], persona=form.persona(), draft=draft
+            world,
+            chat=data["chat"],
+            values=data["state"],
+            persona=form.persona(),
+            draft=draft,
+            memory=memory,
         )
         preview.draft_errors += errors
         where = (data["scene_character"], data["scene_location"])

@@ -246,7 +246,19 @@ def visible(html: str) -> VisibleText:
 def catalogue_words(code: str) -> set[str]:
     """Every word of the language's translations (ours and Django's): its vocabulary."""
     catalog = translation.trans_real.translation(code)._catalog  # type: ignore[attr-defined]
-    return {w.lower() for _key, text in catalog.items() for w in WORD.findall(str(text))}
+    words = {w.lower() for _key, text in catalog.items() for w in WORD.findall(str(text))}
+    return words | talk_words(code)
+
+
+def talk_words(code: str) -> set[str]:
+    """The words of the engine's talk phrasebook in that language (trust levels, manners, NPC
+    lines: data, not gettext), as the studio's NPC page shows them; placeholders left out."""
+    from engine.gm.talkbook import talkbook
+
+    shown = ("level_", "tone_", "a_", "b_", "c_", "d_", "e_", "trade_phrase")
+    book = talkbook(code)
+    texts = [re.sub(r"\{\w+\}", " ", t) for k, t in book.templates.items() if k.startswith(shown)]
+    return {w.lower() for text in texts for w in WORD.findall(text)}
 
 
 def strings_in(value: Any) -> Iterator[str]:
@@ -342,7 +354,7 @@ def studio_pages(client: Client, worlds: list[Any]) -> list[str]:
     while todo:
         url = todo.pop(0)
         shape = re.sub(r"^(/studio/w/\d+/.+/)(edit/[^/]+|\d+)/$", r"\1X/", url)
-        if shape in seen.values() and url not in seen:
+        if url in seen or shape in seen.values():
             continue
         seen[url] = shape
         response = client.get(url)

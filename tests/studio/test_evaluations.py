@@ -25,7 +25,9 @@ from tests.studio.evaluation_helpers import (
 from tests.studio.view_helpers import login
 from tests.support.model_server import Fault, ReceivedRequest, Reply
 
-pytestmark = pytest.mark.django_db
+# Eager tasks run the engine through channels' database_sync_to_async, which closes the
+# connection between steps: only a transactional test survives that on PostgreSQL.
+pytestmark = pytest.mark.django_db(transaction=True)
 # The shared fixtures: pytest finds them among the module's names.
 gm_world, model, site_model = helpers.gm_world, helpers.model, helpers.site_model
 

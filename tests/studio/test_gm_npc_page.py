@@ -135,3 +135,14 @@ def test_an_unknown_npc_is_a_404(client, alice, brackenford):
 def test_the_npc_form_links_to_its_mind(client, alice, brackenford):
     edit = reverse("studio:gm_npcs_edit", args=[brackenford.pk, "hilda"])
     assert url(brackenford) in login(client, alice).get(edit).content.decode()
+
+
+def test_the_picker_goes_to_the_chosen_npc_and_session(client, alice, bob, brackenford):
+    session = played(alice, brackenford)
+    picker = reverse("studio:gm_minds", args=[brackenford.pk])
+    response = login(client, alice).get(picker, {"npc": "greta", "session": str(session.pk)})
+    assert response.status_code == 302 and response["Location"] == url(
+        brackenford, "greta", session
+    )
+    assert client.get(picker)["Location"] == url(brackenford, "hilda")  # the first NPC
+    assert login(client, bob).get(picker).status_code == 404

@@ -186,3 +186,19 @@ def test_an_untouched_new_entry_form_is_not_previewed(client, alice, world):
     data["content"] = "A brand new rule of the road."
     page = text(preview(client, world, data, **hx()))
     assert "A brand new rule of the road." in page
+
+
+def test_the_playtests_session_memory_shows_at_its_step(client, alice, world):
+    from play.playtests import reset_playtest
+
+    session = reset_playtest(alice, world, mode="offline")
+    session.state = {**session.state, "session_memory": "The caravan crossed the salt flats."}
+    session.save(update_fields=["state"])
+    login(client, alice)
+
+    without = text(preview(client, world, post(chat="user: hi"), **hx()))
+    page = text(preview(client, world, post(chat="user: hi", playtest_memory="on"), **hx()))
+
+    assert "The caravan crossed the salt flats." not in without
+    assert "Step 9 · Session memory" in page
+    assert "The caravan crossed the salt flats." in page

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.gm.dice import DC_LADDER
-from engine.gm.memory import remember
+from engine.gm.memory import one_sentence, remember
 from engine.gm.scene import Scene
 from engine.gm.state import log_event as append_event
 from engine.gm.suggest import filter_suggestions, learn_names
@@ -85,14 +85,15 @@ def _trust(scene: Scene, moves: list[dict[str, Any]]) -> dict[str, int]:
 
 def _memories(scene: Scene, memories: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Write each memory in its NPC, about the acting character (decision 18): one sentence
-    per NPC, so a second one for the same NPC is left out."""
+    per NPC (its first; a second memory for the same NPC is left out)."""
     written: list[dict[str, Any]] = []
     for memory in memories:
         npc = refs.npc_known(scene, str(memory["npc"]))
         if any(w["npc"] == npc.id for w in written):
             continue
         importance = int(memory.get("importance") or 1)
-        remember(scene.gm, scene.state, npc.id, scene.character_id, str(memory["text"]), importance)
+        text = one_sentence(str(memory["text"]))
+        remember(scene.gm, scene.state, npc.id, scene.character_id, text, importance)
         written.append({"npc": npc.id, "importance": importance})
     return written
 

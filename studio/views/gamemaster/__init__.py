@@ -25,6 +25,7 @@ def gm_urls(prefix: str) -> list[URLPattern]:
         path(f"{prefix}gm/enable/", overview.gm_enable, name="gm_enable"),
         path(f"{prefix}gm/disable/", overview.gm_disable, name="gm_disable"),
         path(f"{prefix}gm/json/", overview.gm_json, name="gm_json"),
+        path(f"{prefix}gm/minds/", minds.gm_minds, name="gm_minds"),
         path(f"{prefix}gm/npcs/<str:ref>/mind/", minds.gm_npc_mind, name="gm_npc_mind"),
     ]
     for noun in NOUNS:

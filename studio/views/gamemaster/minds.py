@@ -14,7 +14,9 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
 from django.utils import translation
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 from pydantic import ValidationError
 
@@ -74,3 +76,21 @@ def gm_npc_mind(request: AuthedRequest, world_id: int, ref: str) -> HttpResponse
         "gm_tab": "npcs",
     }
     return render_page(request, TEMPLATE, context, partial="workspace")
+
+
+@login_required
+@require_GET
+def gm_minds(request: AuthedRequest, world_id: int) -> HttpResponse:
+    """The picker's answer: the chosen NPC's page (the first NPC's when none is named)."""
+    world = get_world_for_user(request.user, world_id, write=True)
+    gm = load_game_master(world)
+    if gm is None or not gm.npcs:
+        raise Http404("no NPC")
+    ref = request.GET.get("npc") or gm.npcs[0].id
+    target = redirect(
+        "studio:gm_npc_mind", world.pk, ref if ref in gm.npcs_by_id else gm.npcs[0].id
+    )
+    session = request.GET.get("session")
+    if session:
+        target["Location"] += "?" + urlencode({"session": session})
+    return target

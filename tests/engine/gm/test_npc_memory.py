@@ -16,6 +16,7 @@ from engine.gm.recall import (
     KeywordMemorySearch,
     MemorySearch,
     SemanticMemorySearch,
+    SemanticRank,
     memory_search,
     recall,
 )
@@ -41,7 +42,8 @@ def test_a_memory_keeps_only_its_first_sentence():
     assert one_sentence("Mr. Brant came by. Late.") == "Mr. Brant came by."
     assert one_sentence("任还清了债。他笑了。") == "任还清了债。"
     scene = demo_scene()
-    remember(scene.gm, scene.state, "hilda", "ren", "Ren paid. He smiled.", 2)
+    memory = {"npc": "hilda", "text": "Ren paid. He smiled.", "importance": 2}
+    assert call(scene, "log_event", narration="Hilda nods.", memories=[memory]).ok
     assert texts(memories(scene.gm, scene.state, "hilda")) == ["Ren paid."]
 
 
@@ -244,3 +246,22 @@ def test_recall_brings_the_latest_and_the_older_ones_the_talk_touches():
     ]
     assert texts(brought.older) == ["Ren paid his debt to me in silver."]
     assert all(m not in brought.latest for m in brought.older)
+
+
+# --- the Scene Director's ranking interface -----------------------------------------------------
+
+
+def test_semantic_rank_fits_the_directors_memory_search_and_ranks_texts():
+    from engine.gm.directors.search import MemorySearch as DirectorSearch
+    from engine.gm.directors.search import ranked
+
+    texts = [
+        "Ren sang badly by the hearth.",
+        "Ren paid his debt to me in silver.",
+        "Ren asked about the cellar key.",
+    ]
+    rank = SemanticRank()
+    assert isinstance(rank, DirectorSearch)
+    assert ranked(rank, "Did he pay his debt?", texts, 5)[0] == 1
+    assert rank.rank("", texts, 5) == [] and rank.rank("dragons", texts, 5) == []
+    assert SemanticRank(BrokenEmbedder()).rank("cellar key", texts, 1) == [2]
