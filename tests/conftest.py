@@ -94,13 +94,17 @@ def world(alice: Any) -> Any:
 
 
 @pytest.fixture(autouse=True)
-def celery_runs_in_the_test(settings: Any) -> Any:
+def celery_runs_in_the_test() -> Any:
     """A task a unit test queues runs at once in the test process, as in the embedded mode,
     even when REDIS_URL is set (CI); the integration tier sends its tasks to a real worker."""
+    from django.conf import settings as django_settings
+
     from config.celery import app
 
-    eager = app.conf.task_always_eager
-    settings.CELERY_TASK_ALWAYS_EAGER = True
+    # Not the ``settings`` fixture: some tests take a parameter of that name.
+    eager, setting = app.conf.task_always_eager, django_settings.CELERY_TASK_ALWAYS_EAGER
+    django_settings.CELERY_TASK_ALWAYS_EAGER = True
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = eager
+    django_settings.CELERY_TASK_ALWAYS_EAGER = setting

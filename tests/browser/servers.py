@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
-def demo_server(tmp: Path, seed: str, **env_extra: str) -> Iterator[dict[str, Any]]:
-    """Serve the demo worlds; yields the seed script's JSON output with ``base`` added."""
+def demo_server(tmp: Path, seed: str | list[str], **env_extra: str) -> Iterator[dict[str, Any]]:
+    """Serve the demo worlds; yields the seed's JSON output with ``base`` added. ``seed`` is a
+    script's path, or the arguments after ``python`` (``["-c", code]``)."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",

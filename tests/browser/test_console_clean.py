@@ -13,20 +13,15 @@ The server is ``runserver`` (daphne) on a free loopback port with its own SQLite
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.ports import free_port, wait_for_port
+from tests.browser.servers import demo_server
 
-ROOT = Path(__file__).resolve().parents[2]
 START = ["/studio/", "/studio/new/", "/studio/import/", "/accounts/", "/api/docs"]
 ACTIONS = ("export", "delete", "duplicate", "move", "reorder", "remove", "disable", "enable")
 SEED = """
@@ -46,44 +41,8 @@ pytestmark = [pytest.mark.timeout(300)]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """Migrate, load the demo worlds, log their owner in, then serve with daphne on a free port."""
-    tmp = tmp_path_factory.mktemp("console")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "MEDIA_ROOT": str(tmp / "media"),
-        "REDIS_URL": "",
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "FABULA_PROVIDER": "offline",
-        "PYTHONPATH": str(ROOT),
-    }
-    python = sys.executable
-    for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    seeded = subprocess.run(
-        [python, "-c", SEED], cwd=ROOT, env=env, check=True, capture_output=True
-    )
-    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
-    port = free_port()
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc, log)
-        info["base"] = f"http://127.0.0.1:{port}"
+    with demo_server(tmp_path_factory.mktemp("console"), ["-c", SEED]) as info:
         yield info
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 class Console:

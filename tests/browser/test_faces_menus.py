@@ -12,10 +12,6 @@ tests/browser/seed_faces.py adds Alice and her published world. No model: the of
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,9 +20,8 @@ import pytest
 from PIL import Image
 
 from tests.browser.conftest import DESKTOP, PHONE, shot
-from tests.support.ports import free_port, wait_for_port
+from tests.browser.servers import demo_server
 
-ROOT = Path(__file__).resolve().parents[2]
 ZONE = "Asia/Tokyo"  # +09:00 all year: no daylight saving to reckon with
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -36,48 +31,13 @@ pytestmark = [pytest.mark.timeout(300)]
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """Migrate, load the demo worlds, add Alice's world, then serve with daphne on a free port."""
     tmp = tmp_path_factory.mktemp("faces")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "MEDIA_ROOT": str(tmp / "media"),
-        "REDIS_URL": "",
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "FABULA_PROVIDER": "offline",
-        "PYTHONPATH": str(ROOT),
-    }
-    python = sys.executable
-    for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    seeded = subprocess.run(
-        [python, "tests/browser/seed_faces.py"], cwd=ROOT, env=env, check=True, capture_output=True
-    )
-    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
     portrait = tmp / "portrait.jpg"
     Image.new("RGB", (600, 400), (40, 90, 200)).save(portrait, "JPEG")
     avatar = tmp / "avatar.png"
     Image.new("RGB", (120, 120), (200, 60, 40)).save(avatar, "PNG")
-    info.update(portrait=str(portrait), avatar=str(avatar), media=tmp / "media")
-    port = free_port()
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc, log)
-        info["base"] = f"http://127.0.0.1:{port}"
+    with demo_server(tmp, "tests/browser/seed_faces.py") as info:
+        info.update(portrait=str(portrait), avatar=str(avatar), media=tmp / "media")
         yield info
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def open_page(browser: Any, server: dict[str, Any], viewport: dict[str, int]) -> Any:

@@ -9,19 +9,16 @@ the story's running total in the header.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.browser.test_gm_play import ROOT, held, open_gallery, wait_settled
+from tests.browser.servers import demo_server
+from tests.browser.test_gm_play import held, open_gallery, wait_settled
 from tests.support.model_server import ModelServer
-from tests.support.ports import free_port, wait_for_port
 
 pytestmark = [pytest.mark.timeout(240)]
 
@@ -41,48 +38,16 @@ def server(
     tmp_path_factory: pytest.TempPathFactory, model: ModelServer
 ) -> Iterator[dict[str, Any]]:
     """The demos served by daphne; the site's key is on the model server too."""
-    tmp = tmp_path_factory.mktemp("models-cost")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "MEDIA_ROOT": str(tmp / "media"),
-        "REDIS_URL": "",
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "FABULA_PROVIDER": "openai",
-        "FABULA_BASE_URL": model.openai_url,
-        "FABULA_MODEL": "test-model",
-        "FABULA_API_KEY": "sk-site",
-        "FABULA_ALLOW_PRIVATE_MODEL_HOSTS": "true",
-        "PYTHONPATH": str(ROOT),
-    }
-    python = sys.executable
-    for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    seeded = subprocess.run(
-        [python, "tests/browser/seed_gm.py"], cwd=ROOT, env=env, check=True, capture_output=True
-    )
-    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
-    port = free_port()
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc, log)
-        info["base"] = f"http://127.0.0.1:{port}"
+    with demo_server(
+        tmp_path_factory.mktemp("models-cost"),
+        "tests/browser/seed_gm.py",
+        FABULA_PROVIDER="openai",
+        FABULA_BASE_URL=model.openai_url,
+        FABULA_MODEL="test-model",
+        FABULA_API_KEY="sk-site",
+        FABULA_ALLOW_PRIVATE_MODEL_HOSTS="true",
+    ) as info:
         yield info
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def save_own_provider(page: Any, site: str, base_url: str) -> None:

@@ -9,20 +9,14 @@ the embedded mode; the run panel polls until the run ends either way.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.support.ports import free_port, wait_for_port
+from tests.browser.servers import demo_server
 
-ROOT = Path(__file__).resolve().parents[2]
 FIRST_TEST = "The rain greeting opens the story"
 
 pytestmark = [pytest.mark.timeout(240)]
@@ -31,48 +25,10 @@ pytestmark = [pytest.mark.timeout(240)]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """Migrate, load the demo worlds and their tests, log the demo user in, serve with daphne."""
-    tmp = tmp_path_factory.mktemp("world-tests")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "MEDIA_ROOT": str(tmp / "media"),
-        "REDIS_URL": "",
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "FABULA_PROVIDER": "offline",
-        "PYTHONPATH": str(ROOT),
-    }
-    python = sys.executable
-    for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    seeded = subprocess.run(
-        [python, "tests/browser/seed_worldtests.py"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
-    port = free_port()
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc, log)
-        info["base"] = f"http://127.0.0.1:{port}"
+    with demo_server(
+        tmp_path_factory.mktemp("world-tests"), "tests/browser/seed_worldtests.py"
+    ) as info:
         yield info
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def open_tests(browser: Any, server: dict[str, Any]) -> Any:

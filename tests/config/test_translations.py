@@ -32,6 +32,9 @@ from django.urls import reverse
 from django.utils import translation
 
 ROOT = Path(__file__).resolve().parents[2]
+# makemessages over the whole tree and the page renders take a while on a busy 2-core machine.
+pytestmark = pytest.mark.timeout(600)
+
 LOCALES = ("es", "zh_Hans")
 DOMAINS = ("django", "djangojs")
 # Not copied for extraction: no translatable UI lives there (the engine never imports Django).

@@ -70,7 +70,7 @@ async def test_scripted_faults_apply_in_order_then_the_default_reply(server):
 
 async def test_an_unknown_path_is_not_found_and_not_recorded(server):
     async with httpx.AsyncClient(base_url=server.url) as client:
-        response = await client.get("/v1/models")
+        response = await client.get("/v1/embeddings")  # /v1/models answers: both SDKs list them
 
     assert response.status_code == 404
     assert server.requests == []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import redis
@@ -19,13 +18,17 @@ def real_services() -> None:
 
 
 @pytest.fixture(autouse=True)
-def tasks_go_to_the_broker(settings: Any) -> Iterator[None]:
+def tasks_go_to_the_broker() -> Iterator[None]:
     """Tasks here are queued on a real broker for a real worker, never run in the test process,
     whatever an earlier test's settings left in the Celery app's lazily read configuration."""
+    from django.conf import settings as django_settings
+
     from config.celery import app
 
-    eager = app.conf.task_always_eager
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    # Not the ``settings`` fixture: some tests take a parameter of that name.
+    eager, setting = app.conf.task_always_eager, django_settings.CELERY_TASK_ALWAYS_EAGER
+    django_settings.CELERY_TASK_ALWAYS_EAGER = False
     app.conf.task_always_eager = False
     yield
     app.conf.task_always_eager = eager
+    django_settings.CELERY_TASK_ALWAYS_EAGER = setting

@@ -42,7 +42,7 @@ def test_settings_page_shows_every_setting_and_the_presets(
     for name in ("top_k", "min_p", "structured_output", "player_name", "lorebook_scan_depth"):
         assert f'name="{name}"' in html
     for preset in PRESETS:
-        assert preset.title in html
+        assert str(preset.title) in html
 
 
 def test_the_lorebook_settings_state_the_defaults_sillytavern_users_know(client, alice, world):
