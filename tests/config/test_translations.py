@@ -265,11 +265,13 @@ def talk_words(code: str) -> set[str]:
 
 
 def strings_in(value: Any) -> Iterator[str]:
-    """Every string of a JSON value: names, ids, texts."""
+    """Every string of a JSON value: names, ids, texts, and the keys of a creator's JSON
+    defaults (``{"qty": 3}``), which a page may show cut at any key."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
-        for item in value.values():
+        for key, item in value.items():
+            yield str(key)
             yield from strings_in(item)
     elif isinstance(value, list):
         for item in value:
