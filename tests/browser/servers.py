@@ -35,7 +35,8 @@ def demo_server(tmp: Path, seed: str | list[str], **env_extra: str) -> Iterator[
     python = sys.executable
     for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
         subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    seeded = subprocess.run([python, seed], cwd=ROOT, env=env, check=True, capture_output=True)
+    argv = [seed] if isinstance(seed, str) else seed
+    seeded = subprocess.run([python, *argv], cwd=ROOT, env=env, check=True, capture_output=True)
     info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
     port = free_port()
     log = tmp / "server.log"
