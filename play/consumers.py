@@ -22,6 +22,7 @@ from play.languages import language_from_scope
 from play.quota import scope_address
 from play.sessions import player_for
 from play.signouts import groups_for
+from play.table_relay import seat_group
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -32,6 +33,7 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     joined: handlers.Joined | None = None
     forwarder: asyncio.Task[None] | None = None
     signout_groups: tuple[str, ...] = ()
+    seat_group = ""
     language = "en"
 
     async def connect(self) -> None:
@@ -46,12 +48,18 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         )
         player = replace(player, time_zone=zone_from_scope(self.scope))
         session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
+        # Before the history is read, so no line of another player's turn falls in between;
+        # nothing reaches the socket before the access check (``play_seat`` waits for it).
+        self.seat_group = seat_group(session_id)
+        await self.channel_layer.group_add(self.seat_group, self.channel_name)
         try:
             self.joined, history = await handlers.join(session_id, player, self.channel_name)
         except SessionNotFound:
+            await self._leave_seat_group()
             await self.close(code=CLOSE_NOT_FOUND)
             return
         except SessionForbidden:
+            await self._leave_seat_group()
             await self.close(code=CLOSE_FORBIDDEN)
             return
         for text in history:  # the history, then its state when that needed frames of its own
@@ -89,6 +97,20 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         for text in self.joined.subscription.remote_frames(event):
             await self.send(text_data=text)
 
+    async def play_seat(self, event: dict[str, Any]) -> None:
+        """Lines and scenes of another player's turn at this session's table (play.tables)."""
+        if self.joined is None:
+            return
+        for frame in event.get("frames", []):
+            for text in framing.texts(frame):
+                await self.send(text_data=text)
+
+    async def _leave_seat_group(self) -> None:
+        group, self.seat_group = self.seat_group, ""
+        if group:
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(group, self.channel_name)
+
     async def session_logout(self, event: dict[str, Any]) -> None:
         """The user logged out (or the session ended): this socket must stop acting for them."""
         if not self.signout_groups:
@@ -103,6 +125,7 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def disconnect(self, code: int) -> None:
         await self._leave_signout_groups()
+        await self._leave_seat_group()
         if self.forwarder is not None:
             self.forwarder.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -279,10 +279,10 @@ def choices(items: list[str]) -> dict[str, Any]:
     return {"type": "choices", "choices": items}
 
 
-def busy(frame: Any, message_id: int | None = None) -> dict[str, Any]:
+def busy(frame: Any, message_id: int | None = None, message: str | None = None) -> dict[str, Any]:
     return {
         "type": "busy",
-        "error": "A turn is already running in this session. Wait for it or stop it.",
+        "error": message or "A turn is already running in this session. Wait for it or stop it.",
         "message_id": message_id,
         "frame": frame,
     }
@@ -351,3 +351,8 @@ def scene(view: dict[str, Any]) -> dict[str, Any]:
 def demo(played: int, total: int) -> dict[str, Any]:
     """How far a replayed demo got: its bar shows the next step (play.demos)."""
     return {"type": "demo", "played": played, "total": total}
+
+
+def players(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Who sits at a shared table (play.tables), with their presence."""
+    return {"type": "players", "players": items}

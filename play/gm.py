@@ -128,6 +128,12 @@ def _without_roll_choice(
     return out
 
 
+def delivered(result: TurnResult) -> dict[str, str]:
+    """What each character perceived of a game-master action (engine.gm.delivery)."""
+    played = _played(result)
+    return dict(played.delivered_to) if played is not None else {}
+
+
 def player_rolls(played: GMActionResult) -> list[dict[str, Any]]:
     """The breakdowns the player may see (hidden rolls left out), with display names."""
     lex = lexicon(played.language)

@@ -15,7 +15,20 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext
 
-from play import costs, demos, frames, framing, gm, history, messages, recovery, sessions, turns
+from play import (
+    costs,
+    demos,
+    frames,
+    framing,
+    gm,
+    history,
+    messages,
+    recovery,
+    sessions,
+    table_relay,
+    tables,
+    turns,
+)
 from play.errors import PlayError, SessionBusy
 from play.frames import (
     ActionFrame,
@@ -72,11 +85,24 @@ async def join(
     except BaseException:
         await relay.unsubscribe(sub)
         raise
+    await _presence(sid, +1)
     return joined, [text for frame in [first, *scene] for text in framing.texts(frame)]
 
 
 async def leave(joined: Joined) -> None:
     await relay.unsubscribe(joined.subscription)
+    await _presence(joined.session_id, -1)
+
+
+async def _presence(session_id: str, delta: int) -> None:
+    """At a shared table, every player's list shows who has the game open (play.tables)."""
+    try:
+        told = await database_sync_to_async(tables.set_presence)(session_id, delta)
+    except Exception:
+        log.exception("could not count the presence of session %s", session_id)
+        return
+    if told is not None:
+        await table_relay.send(table_relay.to_all(*told))
 
 
 async def _history(joined: Joined, since: int | None) -> dict[str, Any]:
@@ -113,7 +139,7 @@ async def handle(joined: Joined, frame: Frame) -> list[dict[str, Any]]:
         produced = await _HANDLERS[type(frame)](joined, frame)
         return [piece for out in produced for piece in framing.fit(out)]
     except SessionBusy as exc:
-        return [frames.busy(echo, exc.message_id)]
+        return [frames.busy(echo, exc.message_id, getattr(exc, "table_message", None))]
     except PlayError as exc:
         return [frames.error(exc.message, echo, exc.field)]
     except Exception:
@@ -122,6 +148,16 @@ async def handle(joined: Joined, frame: Frame) -> list[dict[str, Any]]:
 
 
 Handler = Callable[[Joined, Any], Awaitable[list[dict[str, Any]]]]
+
+
+def _solo(handler: Handler) -> Handler:
+    """A change that rewrites the story, refused at a shared table (play.tables)."""
+
+    async def run(joined: Joined, frame: Any) -> list[dict[str, Any]]:
+        await database_sync_to_async(tables.refuse_rewind)(joined.session_id)
+        return await handler(joined, frame)
+
+    return run
 
 
 async def _send(joined: Joined, frame: SendFrame) -> list[dict[str, Any]]:
@@ -296,18 +332,18 @@ async def _page(joined: Joined, frame: HistoryFrame) -> list[dict[str, Any]]:
 
 _HANDLERS: dict[type[Any], Handler] = {
     SendFrame: _send,
-    RegenerateFrame: _regenerate,
-    SwipeFrame: _swipe,
-    EditFrame: _edit,
-    DeleteFrame: _delete,
-    ContinueFrame: _continue,
+    RegenerateFrame: _solo(_regenerate),
+    SwipeFrame: _solo(_swipe),
+    EditFrame: _solo(_edit),
+    DeleteFrame: _solo(_delete),
+    ContinueFrame: _solo(_continue),
     StopFrame: _stop,
-    RevertFrame: _revert,
-    BranchFrame: _branch,
+    RevertFrame: _solo(_revert),
+    BranchFrame: _solo(_branch),
     CheckpointSaveFrame: _checkpoint_save,
-    CheckpointRestoreFrame: _checkpoint_restore,
+    CheckpointRestoreFrame: _solo(_checkpoint_restore),
     CheckpointDeleteFrame: _checkpoint_delete,
-    SwitchGreetingFrame: _switch_greeting,
+    SwitchGreetingFrame: _solo(_switch_greeting),
     ActionFrame: _action,
     RollFrame: _roll,
     DemoStepFrame: _demo_step,

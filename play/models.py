@@ -262,3 +262,49 @@ class WorldDemo(models.Model):
     def step_count(self) -> int:
         steps = self.data.get("steps") if isinstance(self.data, dict) else None
         return len(steps) if isinstance(steps, list) else 0
+
+
+class Table(models.Model):
+    """Several players in one game-master world (seed 001 "Multijugador"; issue 12 §4).
+
+    The host's session opens it; each player, the host included, sits in a session of his own
+    (its own history: only what his character perceived) with one character. The shared world
+    state is written to every seated session in the turn's transaction (play.tables).
+    """
+
+    host = models.OneToOneField(Session, models.CASCADE, related_name="hosted_table")
+    invite_token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"table of {self.host}"
+
+
+class Seat(models.Model):
+    """One player at a table: his session, his character and whether a socket of his is open."""
+
+    table = models.ForeignKey(Table, models.CASCADE, related_name="seats")
+    session = models.OneToOneField(Session, models.CASCADE, related_name="seat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="seats")
+    character_id = models.CharField(max_length=100)
+    sockets = models.PositiveIntegerField(default=0)  # open play sockets: his presence
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="seat_one_per_player"),
+            models.UniqueConstraint(
+                fields=["table", "character_id"],
+                condition=models.Q(left_at__isnull=True),
+                name="seat_one_player_per_character",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} as {self.character_id}"
+
+    @property
+    def active(self) -> bool:
+        return self.left_at is None

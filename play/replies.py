@@ -25,10 +25,11 @@ from engine.session import Persona as EnginePersona
 from engine.session import SessionState
 from engine.turn import ActionKind, PlayerAction, TurnResult
 from engine.world import WorldDefinition
-from play import demos
+from play import demos, tables
 from play.errors import PlayError
 from play.gm import (
     character_of,
+    delivered,
     engine_trace,
     settle_quota,
     shows_engine_trace,
@@ -71,6 +72,8 @@ class TurnPlan:
     owner: str = ""  # the session's claim (play.recovery) and the fence it got
     fence: int = 0
     character_id: str | None = None  # who acts, in a game-master world (play.gm)
+    # At a shared table: the frames for each other seated session, written at commit.
+    deliveries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def clock_key(self) -> str:
@@ -112,6 +115,7 @@ def prepare_turn(
         session = Session.objects.select_for_update().filter(pk=session_id).first()
         if session is None:
             raise PlayError(gettext("This session no longer exists."))
+        tables.ensure_may_act(session)  # a player who left the table reads, acts no more
         fence = claim_session(session, owner)
         messages = list(session.messages.all())
         world = world_of(session)
@@ -310,6 +314,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
                 session.recording, recording, plan.clock_key, clock, step
             )
         session.save(update_fields=["state", "recording", "updated_at"])
+        plan.deliveries = tables.share_turn(session, plan.world, result.state, delivered(result))
         settle_quota(plan.config, result)  # an engine move costs no action
         if plan.message_id is None:
             return None

@@ -36,7 +36,7 @@ from engine.turn import (
     TurnFailed,
     TurnResult,
 )
-from play import demos, frames, gm, quota
+from play import demos, frames, gm, quota, table_relay
 from play.costs import session_usage_or_none
 from play.errors import SessionBusy
 from play.locks import Lease, lock_backend
@@ -47,6 +47,7 @@ from play.recovery import TurnFenced, owner_of, recover, supervisor
 from play.relay import RunningTurn, relay
 from play.replies import TurnPlan, add_reply_placeholder, commit_turn, fail_turn, prepare_turn
 from play.sessions import Player, message_dict, state_frame
+from play.table_locks import with_table_lock
 from play.tasks import maybe_compact
 
 log = logging.getLogger(__name__)
@@ -92,8 +93,9 @@ async def start_turn(
 async def _lock_and_prepare(session_id: str, player: Player, *args: Any) -> tuple[Lease, TurnPlan]:
     """Lock and claim the session; an orphaned turn in the way is taken over, then tried again."""
     for attempt in range(2):
-        lease = await lock_backend().acquire(session_id)
-        if lease is not None:
+        own = await lock_backend().acquire(session_id)
+        if own is not None:
+            lease = await with_table_lock(session_id, own)  # TableBusy: another player's turn
             try:
                 plan = await database_sync_to_async(prepare_turn)(
                     session_id, player, *args, owner=owner_of(lease.token)
@@ -203,6 +205,8 @@ async def _stream_and_save(
     except Exception:
         log.exception("could not save the turn of session %s", plan.session_id)
         return None, await _failure(plan, SAVE_ERROR)
+    if plan.deliveries:  # what the others at the table perceived of it (play.tables)
+        await table_relay.send(plan.deliveries)
     changes = [c.to_dict() for c in result.changes]
     state = result.state
     outgoing = []

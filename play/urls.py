@@ -2,7 +2,17 @@
 
 from django.urls import URLPattern, path
 
-from play.views import avatars, demos, memory, pages, personas, playtest, providers, sandbox
+from play.views import (
+    avatars,
+    demos,
+    memory,
+    pages,
+    personas,
+    playtest,
+    providers,
+    sandbox,
+    tables,
+)
 
 app_name = "play"
 
@@ -13,6 +23,9 @@ urlpatterns: list[URLPattern] = [
     path("<uuid:session_id>/", pages.session_page, name="session"),
     path("<uuid:session_id>/delete/", pages.delete, name="delete"),
     path("<uuid:session_id>/persona/", pages.change_persona, name="session_persona"),
+    path("<uuid:session_id>/invite/", tables.invite, name="invite"),
+    path("<uuid:session_id>/leave/", tables.leave, name="leave"),
+    path("join/<str:token>/", tables.join, name="join"),
     path("<uuid:session_id>/demo.json", demos.download, name="demo_download"),
     path("<uuid:session_id>/demo/publish/", demos.publish_session, name="demo_publish"),
     path("demos/<int:world_id>/watch/", demos.watch, name="demo_watch"),

@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from play import tables
 from play.csp import embeds_sandbox
 from play.errors import PlayError
 from play.forms import SessionPersonaForm, StartSessionForm, character_form
@@ -71,6 +72,7 @@ def _page_context(
         "quota_exhausted": _quota_used_up(request, session),
         "recorded": session.mode == "record" and session.world_version_id is not None,
         "world_owner": session.world is not None and session.world.owner_id == request.user.pk,
+        "table": tables.page_info(session),
     }
 
 

@@ -1179,6 +1179,29 @@
     });
   };
 
+  // --- a shared table: who plays which character, and whose game is open (play.tables) --------
+
+  PlayClient.prototype.on_players = function (frame) {
+    var list = this.root.querySelector("[data-table-players]");
+    if (!list || !Array.isArray(frame.players)) return;
+    var root = this.root;
+    list.textContent = "";
+    frame.players.forEach(function (p) {
+      var li = el("li", "table-player" + (p.online ? " is-online" : ""));
+      li.setAttribute("data-character", String(p.character || ""));
+      var dot = el("span", "presence");
+      dot.setAttribute("aria-hidden", "true");
+      li.appendChild(dot);
+      li.appendChild(el("span", "table-character", String(p.characterName || "")));
+      li.appendChild(document.createTextNode(" "));
+      var who = String(p.player || "") + (p.host ? " · " + t(root, "tableHost", "host") : "");
+      li.appendChild(el("span", "muted small", who));
+      var state = p.online ? t(root, "tableOnline", "online") : t(root, "tableAway", "away");
+      li.appendChild(el("span", "visually-hidden", " " + state));
+      list.appendChild(li);
+    });
+  };
+
   // --- game master: the Roll button, the dice breakdown, the place and its ways -----------------
   // The server decides everything (play.gm); these only show it. World text goes in with
   // textContent, never as HTML.
