@@ -185,10 +185,15 @@ def engine_trace(result: TurnResult) -> list[dict[str, Any]]:
 
 
 def turn_frames(world: WorldDefinition, result: TurnResult, character_id: str | None) -> list[Any]:
-    """What follows a game-master action's reply: the scene, and the check it waits on."""
-    if _played(result) is None or character_id is None:
+    """What follows a game-master action's reply: the Story Director's out-of-character line
+    for the player (seed 003), the scene, and the check it waits on."""
+    played = _played(result)
+    if played is None or character_id is None:
         return []
-    return scene_frames(world, result.state, character_id)
+    directors = played.changes.get("directors")
+    ooc = str(directors.get("ooc") or "") if isinstance(directors, dict) else ""
+    aside = [frames.notification(ooc, "ooc")] if ooc.strip() else []
+    return [*aside, *scene_frames(world, result.state, character_id)]
 
 
 # --- the scene -----------------------------------------------------------------------------------

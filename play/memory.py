@@ -29,12 +29,14 @@ from django.utils.translation import gettext
 from engine.memory import DEFAULT_EVERY, MemoryWork, Summary, apply_work, due_work, write_work
 from engine.session import Message as EngineMessage
 from engine.world import WorldDefinition
-from play.errors import PlayError
+from play.errors import PlayError, SessionBusy
 from play.gm import character_of
-from play.locks import lock_backend
+from play.locks import Lease, lock_backend
 from play.models import Message, Session
 from play.providers import build_provider, provider_config
 from play.sessions import state_of, world_of
+from play.table_locks import with_table_lock
+from play.tables import share_state
 
 MEMORY_LOCK_PREFIX = "memory:"
 MAX_MEMORY = 20_000
@@ -155,7 +157,7 @@ async def _save_between_turns(
 
     deadline = time.monotonic() + save_wait_seconds()
     while True:
-        lease = await lock_backend().acquire(session_id)
+        lease = await _locks(session_id)
         if lease is not None:
             try:
                 written: int | None = await database_sync_to_async(_save)(session_id, work, blocks)
@@ -166,6 +168,18 @@ async def _save_between_turns(
         if time.monotonic() >= deadline:
             raise Busy(session_id)
         await asyncio.sleep(0.5)
+
+
+async def _locks(session_id: str) -> Lease | None:
+    """The session's lock, and its table's when it sits at one: NPC memories written here are
+    the table's world, which another player's turn would otherwise commit over."""
+    own = await lock_backend().acquire(session_id)
+    if own is None:
+        return None
+    try:
+        return await with_table_lock(session_id, own)
+    except SessionBusy:  # ``own`` was given back
+        return None
 
 
 def _save(session_id: str, work: MemoryWork, blocks: list[Summary]) -> int | None:
@@ -181,6 +195,7 @@ def _save(session_id: str, work: MemoryWork, blocks: list[Summary]) -> int | Non
             return 0  # another task wrote this part meanwhile
         session.state = state.model_dump(mode="json")
         session.save(update_fields=["state", "updated_at"])
+        share_state(session, state)  # at a table, the others' world holds these memories too
         return len(blocks)
 
 

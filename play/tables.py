@@ -121,6 +121,7 @@ def open_table(session: Session, user: Any) -> Table:
             session=session,
             user=user,
             character_id=character_of(session, world) or "",
+            sockets=1,  # he asks from his open game, whose socket was counted before any seat
         )
     return table
 
@@ -224,21 +225,31 @@ def share_turn(
     """Inside the acting turn's transaction: write the new state to the other seated sessions
     and each one's delivered lines as a message of its own. Returns the frames for each of
     those sessions (its new message, its character's scene)."""
+    return {
+        str(own.pk): _delivery(own, character, world, state, delivered)
+        for own, character in share_state(session, state)
+    }
+
+
+def share_state(session: Session, state: SessionState) -> list[tuple[Session, str]]:
+    """Write the table's new world state to the other seated sessions, each keeping its own
+    memory of its history (the caller holds the table's lock, in a transaction). Returns those
+    sessions with their characters; none when ``session`` sits at no table."""
     seat = seat_of(session.pk)
     if seat is None or not seat.active:
-        return {}
+        return []
     others = [s for s in active_seats(seat.table) if s.session_id != session.pk]
     if not others:
-        return {}
+        return []
     dumped = state.model_dump(mode="json")
-    sessions = Session.objects.select_for_update().filter(pk__in=[s.session_id for s in others])
-    by_id = {session.pk: session for session in sessions}
-    out: dict[str, list[dict[str, Any]]] = {}
+    rows = Session.objects.select_for_update().filter(pk__in=[s.session_id for s in others])
+    by_id = {row.pk: row for row in rows}
+    out = []
     for other in others:
         own = by_id[other.session_id]
         own.state = _shared_with(own.state, dumped)
         own.save(update_fields=["state", "updated_at"])
-        out[str(own.pk)] = _delivery(own, other.character_id, world, state, delivered)
+        out.append((own, other.character_id))
     return out
 
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from engine.world import GameComponent, WorldDefinition
-from play import demos, gm
+from play import demos, gm, tables
 from play.faces import session_faces
 from play.models import Session
 from play.narrator import narrator
@@ -43,6 +43,7 @@ def client_config(session: Session, world: WorldDefinition) -> dict[str, Any]:
         "narrator": narrator(session, world),
         "gameMaster": gm.client_config(session, world),
         "demo": demos.progress(session),
+        "atTable": tables.is_seated(session.pk),
         "strings": {**client_strings(), **gm.client_strings()},
     }
 
@@ -168,6 +169,8 @@ def client_strings() -> dict[str, str]:
         "dismiss": _("Dismiss"),
         "classicChat": _("Classic chat"),
         "customUi": _("World UI"),
+        "customUiBroken": _("The world's UI has an error; the classic chat is shown."),
+        "customUiError": _("The world's UI reported an error:"),
         "older": _("Show earlier messages"),
         "loadingOlder": _("Loading earlier messages…"),
         "truncated": _("This message is long: only its beginning is shown."),

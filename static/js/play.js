@@ -251,6 +251,7 @@
       demoText: this.q("[data-demo-text]"),
       demoNext: this.q("[data-demo-next]"),
     };
+    this.atTable = !!this.config.atTable;
     this.demo = this.config.demo || null; // a replayed demo: its steps and how many were played
     this.demoWaiting = false;
     this.gmPending = null; // the check a game-master turn waits on (check-pending / scene)
@@ -895,6 +896,8 @@
     var root = this.root;
     var tools = el("div", "msg-tools");
     var busy = this.streamingId !== null;
+    // At a shared table the story is everybody's: nothing of it is rewritten (play.tables).
+    if (this.atTable) return tools;
     if (m.role === "assistant" && isLast) {
       var swipes = Array.isArray(m.swipes) ? m.swipes.length : 0;
       var index = Number(m.active_swipe) || 0;
@@ -1184,6 +1187,10 @@
   PlayClient.prototype.on_players = function (frame) {
     var list = this.root.querySelector("[data-table-players]");
     if (!list || !Array.isArray(frame.players)) return;
+    if (!this.atTable) {
+      this.atTable = true;
+      this.renderMessages();
+    }
     var root = this.root;
     list.textContent = "";
     frame.players.forEach(function (p) {

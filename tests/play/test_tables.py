@@ -15,6 +15,7 @@ from django.urls import reverse
 from play import table_locks, tables
 from play.locks import lock_backend
 from play.models import Message, Seat, Session, Table
+from play.sessions import state_of
 from studio.models import WorldVersion
 from tests.play.conftest import Client
 from tests.play.test_gm_play import act, connect, gm_data, gm_session, of_type, publish_gm
@@ -280,3 +281,18 @@ def test_a_player_acting_during_anothers_turn_waits_then_is_told_to_try_again(ta
         return ""
 
     assert "Another player's action is being told" in asyncio.run(run())
+
+
+def test_a_change_written_outside_a_turn_reaches_every_seat_and_keeps_their_own_memory(table):
+    """What a background task writes into the world (NPC memories at a scene's end,
+    play.memory) is the table's: the other seats get it, each keeping its own summaries."""
+    host, guest = table
+    Session.objects.filter(pk=guest.pk).update(state={**guest.state, "session_memory": "Mine."})
+    state = state_of(host)
+    assert state.gm is not None
+    state.gm.trust.setdefault("hilda", {})["ren"] = 3
+    shared = tables.share_state(host, state)
+    assert [(s.pk, character) for s, character in shared] == [(guest.pk, "ada")]
+    guest.refresh_from_db()
+    assert guest.state["gm"]["trust"]["hilda"]["ren"] == 3
+    assert guest.state["session_memory"] == "Mine."

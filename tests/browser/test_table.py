@@ -1,0 +1,108 @@
+"""Two players at one table in real Chromium (issue 12, "Done when"): Alice starts Brackenford as
+Ren and invites; Bob opens the link, takes Ada, the last free character, and both lists show
+both players online. What one does reaches the other only as his character perceives it: Ren
+walking into Ada's square is told to Ada, Ada's walk to the chapel is told to Ren who stands
+there to see it, and Ren going down to the cellar — out of Ada's sight and hearing — reaches
+Bob's page not at all. Neither page ever shows the other's typed words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, shot
+from tests.browser.servers import demo_server
+from tests.browser.test_gm_play import client_js, held, wait_settled
+
+pytestmark = [pytest.mark.timeout(300)]
+
+SEED = """
+import json
+from tests.browser.seed_gm import login_cookie  # sets Django up
+from django.contrib.auth.models import User
+
+alice = User.objects.create_user("alice", "alice@example.com", "password")
+bob = User.objects.create_user("bob", "bob@example.com", "password")
+print(json.dumps({"alice": login_cookie(alice), "bob": login_cookie(bob)}))
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    with demo_server(tmp_path_factory.mktemp("table"), ["-c", SEED]) as info:
+        yield info
+
+
+def page_of(browser: Any, server: dict[str, Any], who: str) -> Any:
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_cookies([{"name": "sessionid", "value": server[who], "url": server["base"]}])
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    return page
+
+
+def say(page: Any, text: str) -> None:
+    count = held(page)
+    page.fill("[data-input]", text)
+    page.click("[data-send]")
+    wait_settled(page, count + 2)
+
+
+def told(page: Any, count: int) -> str:
+    """Wait for the page to hold ``count`` messages; the last one's text."""
+    page.wait_for_function(client_js(f"c.messages.length >= {count}"), timeout=20000)
+    return str(page.locator(".msg--assistant .msg-body").last.text_content())
+
+
+def online(page: Any, character: str) -> None:
+    page.wait_for_selector(f"[data-table-players] [data-character={character}].is-online")
+
+
+def test_two_players_share_a_world_and_each_sees_only_what_his_character_perceives(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    alice = page_of(browser, server, "alice")
+    alice.goto(f"{server['base']}/")
+    alice.locator("article.card", has_text="Brackenford").locator("a", has_text="Play").click()
+    alice.select_option("select[name=character]", "ren")
+    alice.click(".start-form button[type=submit]")
+    alice.wait_for_selector(".conn[data-state=online]", timeout=15000)
+    alice.click("[data-invite]")
+    link = alice.locator("[data-invite-link]").input_value()
+    online(alice, "ren")
+
+    bob = page_of(browser, server, "bob")
+    bob.goto(link)
+    assert bob.locator("input[name=character]").count() == 1  # Ren is taken
+    bob.check("input[name=character][value=ada]")
+    shot(bob, "table-join")
+    bob.click(".join-form button[type=submit]")
+    bob.wait_for_selector(".conn[data-state=online]", timeout=15000)
+    online(bob, "ren")
+    online(bob, "ada")
+    online(alice, "ada")  # his socket opened: her list says so at once
+    shot(alice, "table-host")
+
+    start = held(bob)
+    say(alice, "go south")  # Ren walks into the square, where Ada stands
+    assert "Ren" in told(bob, start + 1)
+    start = held(alice)
+    say(bob, "go west")  # Ada walks to the chapel: Ren, in the square, sees her go
+    assert "Ada" in told(alice, start + 1)
+    after = held(bob)
+
+    say(alice, "go north")  # Ren goes back to the inn; Ada, in the chapel, perceives nothing
+    bob.wait_for_timeout(1500)
+    assert held(bob) == after
+    shot(bob, "table-guest")
+
+    bob_text = str(bob.locator("[data-messages]").text_content())
+    alice_text = str(alice.locator("[data-messages]").text_content())
+    assert "go south" not in bob_text and "go north" not in bob_text
+    assert "go west" not in alice_text
+    assert alice.errors == [] and bob.errors == []
