@@ -4,12 +4,18 @@
 ``python -m engine gm --world W.json --script S.json [--seed N] [--character ID]
 [--replies R.json] [--trace]`` prints one JSON object per line, one per action::
 
-    {"input", "kind": "engine"|"master"|"ask"|"refused", "model_calls", "location",
-     "events": [...], "rolls": [{"die", "modifier", "total", "dc", "outcome", "hidden"}],
-     "changes": {...}, "narration", "suggestions": [...], "context": "..."}
+    {"character", "input", "kind": "engine"|"master"|"ask"|"refused", "model_calls",
+     "location", "events": [...], "rolls": [{"die", "modifier", "total", "dc", "outcome",
+     "hidden"}], "changes": {...}, "narration", "suggestions": [...], "context": "...",
+     "delivered_to": {character: text}}
 
 S.json is ``{"character": ID, "actions": ["go north", {"roll": true}, {"click": {...}}, ...]}``;
 ``--character`` overrides the script's, and without either the world's first character plays.
+Multiplayer (issue 12 §6): an action may also be ``{"character": ID, "input": ACTION}``, ACTION
+any of the forms above, played by that character in the same session. ``character`` is who
+played the line; ``delivered_to`` maps each character who perceived something of the action
+to what his player receives (``engine.gm.delivery``: the actor gets the narration; a character
+who perceived nothing is absent; a question or refusal reaches the actor alone).
 This is the creator's view: hidden rolls are listed, with ``"hidden": true``. Without ``--seed``
 the dice are seeded at random. Every problem exits 1 naming it on stderr: a missing file,
 invalid JSON, an invalid world (with field paths), a world without ``gameMaster``, an unknown
@@ -33,7 +39,7 @@ import random
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.gm.play import GMAction, GMError, play_gm_action
 from engine.llm.base import Provider, ProviderError
@@ -43,7 +49,10 @@ from engine.session import SessionState
 from engine.world import WorldDefinition, WorldValidationError, load_world
 
 SUMMARY = "play a game-master script offline, one JSON line per action"
-ACTION_SHAPE = 'a string, {"roll": true} or {"click": {"location"|"point": ID}}'
+ACTION_SHAPE = (
+    'a string, {"roll": true}, {"click": {"location"|"point": ID}} '
+    'or {"character": ID, "input": one of those}'
+)
 
 
 class ScriptError(Exception):
@@ -133,6 +142,18 @@ def _provider(world: WorldDefinition, replies: str | None, trace: bool) -> Provi
 
 
 def _valid_action(action: Any) -> bool:
+    if _by(action):
+        played = action["input"]
+        return isinstance(action.get("character"), str) and not _by(played) and _valid(played)
+    return _valid(action)
+
+
+def _by(action: Any) -> TypeGuard[Mapping[str, Any]]:
+    """A multiplayer action ``{"character", "input"}`` (never nested)."""
+    return isinstance(action, Mapping) and "input" in action
+
+
+def _valid(action: Any) -> bool:
     if isinstance(action, str):
         return bool(action.strip())
     if not isinstance(action, Mapping):
@@ -154,12 +175,14 @@ async def _play(
     replies: str | None,
 ) -> None:
     assert world.game_master is not None
-    who = character or world.game_master.characters[0].id
-    if who not in world.game_master.characters_by_id:
-        known = ", ".join(world.game_master.characters_by_id)
-        raise ScriptError(f"unknown character '{who}' (the world has: {known})")
+    default = character or world.game_master.characters[0].id
+    turns = [(str(a["character"]), a["input"]) if _by(a) else (default, a) for a in actions]
+    for who in dict.fromkeys(who for who, _ in turns):
+        if who not in world.game_master.characters_by_id:
+            known = ", ".join(world.game_master.characters_by_id)
+            raise ScriptError(f"unknown character '{who}' (the world has: {known})")
     state = SessionState.initial(world)
-    for index, action in enumerate(actions):
+    for index, (who, action) in enumerate(turns):
         try:
             result = await play_gm_action(
                 world, state, who, action, provider=provider, rng_seed=seed
@@ -171,6 +194,6 @@ async def _play(
         except ProviderError as exc:
             raise ScriptError(f"actions[{index}]: {exc.message}") from None
         state = result.state
-        line = result.to_dict(master=replies is not None)
+        line = {"character": who, **result.to_dict(master=replies is not None)}
         sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
         sys.stdout.flush()

@@ -15,23 +15,32 @@ new one, and a provider error leaves nothing applied.
 ``model_calls`` counts provider requests (decision 3): every call of the loop; 1 for the
 offline master, at zero cost; none for a roll's consequence offline, which is the engine's
 templated closure.
+
+Several characters (issue 12 §4): before the master, ``engine.gm.party`` hushes a whisper and
+answers a join or a "wait your turn" for free; ``engine.gm.narrator`` settles the master's
+narration; ``delivered_to`` says what each character perceived (``engine.gm.delivery``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from random import Random
-from typing import Any, Literal
+from typing import Any
 
 from engine.gm.brief import brief
+from engine.gm.delivery import delivered_to
 from engine.gm.dice import Roll
 from engine.gm.directors.pipeline import play_master
 from engine.gm.moves import classify, click_move, languages_from, resolve
+from engine.gm.narrator import narrate
 from engine.gm.outcomes import resolve_pending
+from engine.gm.party import hold_turn, hush
 from engine.gm.perception import perceive, scene_context
-from engine.gm.report import Closure, MasterTurn, ToolReport
+from engine.gm.report import MasterTurn
+from engine.gm.result import GMAction as GMAction
+from engine.gm.result import GMActionResult as GMActionResult
+from engine.gm.result import Kind as Kind
 from engine.gm.risk import RiskyAction, classify_risky, plan_risk
 from engine.gm.scene import MoveResult, Scene
 from engine.gm.space import suggest
@@ -39,13 +48,11 @@ from engine.gm.state import GMEvent, GMState, PendingCheck, clone_gm_state, init
 from engine.gm.suggest import offline_suggestions
 from engine.gm.talk_turn import TalkTurn, offline_talk, rule_moves, settle_live, start_talk
 from engine.gm.words import lexicon, normalize, split_actions
-from engine.llm.base import ChatRequest, Provider, Usage
+from engine.llm.base import ChatRequest, Provider
 from engine.llm.offline import closure
 from engine.session import SessionState
 from engine.world import WorldDefinition
 
-Kind = Literal["engine", "master", "ask", "refused"]
-GMAction = str | Mapping[str, Any]
 Clock = Callable[[], datetime]
 MAX_SUGGESTIONS = 4
 
@@ -67,60 +74,6 @@ def is_roll(text: str, language: str | None = None) -> bool:
 
 class GMError(ValueError):
     """The action cannot be played: no gameMaster block, unknown character, bad action."""
-
-
-@dataclass
-class GMActionResult:
-    """What one action did; ``to_dict`` is the CLI contract's line."""
-
-    input: GMAction
-    kind: Kind
-    narration: str
-    state: SessionState
-    location: str
-    context: str
-    model_calls: int = 0
-    events: list[GMEvent] = field(default_factory=list)
-    rolls: list[Roll] = field(default_factory=list)
-    changes: dict[str, Any] = field(default_factory=dict)
-    suggestions: list[str] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-    pending: PendingCheck | None = None
-    language: str = "en"
-    tool_calls: list[ToolReport] = field(default_factory=list)
-    closure: Closure = field(default_factory=lambda: Closure(True))
-    attempts: int = 0
-
-    def to_dict(self, master: bool = False) -> dict[str, Any]:
-        """The creator's view, hidden rolls included (``"hidden": true``); ``master`` adds the
-        tool loop's fields (``--replies``): tool_calls, closure and attempts."""
-        line = {
-            "input": self.input if isinstance(self.input, str) else dict(self.input),
-            "kind": self.kind,
-            "model_calls": self.model_calls,
-            "location": self.location,
-            "events": [e.to_dict() for e in self.events],
-            "rolls": [r.summary() for r in self.rolls],
-            "changes": self.changes,
-            "narration": self.narration,
-            "suggestions": list(self.suggestions),
-            "context": self.context,
-        }
-        if master:
-            line["tool_calls"] = [call.to_dict() for call in self.tool_calls]
-            line["closure"] = self.closure.to_dict()
-            line["attempts"] = self.attempts
-        return line
-
-    @property
-    def counts_toward_quota(self) -> bool:
-        """Seed 001: the daily quota counts the master's actions; engine moves, questions and
-        refusals are free (decision 10)."""
-        return self.kind == "master"
-
-    def player_rolls(self) -> list[dict[str, Any]]:
-        """The breakdowns a player may see: hidden rolls left out (seed 001)."""
-        return [r.to_dict() for r in self.rolls if not r.hidden]
 
 
 def ensure_gm_state(
@@ -159,9 +112,13 @@ async def play_gm_action(
     if character_id not in gm_state.characters:
         known = ", ".join(gm_state.characters) or "none"
         raise GMError(f"unknown character '{character_id}' (the world has: {known})")
-    run = _Run(world, new, character_id, action, provider, clock, language)
+    run, first = (
+        _Run(world, new, character_id, action, provider, clock, language),
+        gm_state.next_event,
+    )
     result = await run.play()
     result.location = gm_state.characters[character_id].location
+    result.delivered_to = delivered_to(world, result, character_id, first)  # by perception
     return result
 
 
@@ -327,12 +284,17 @@ class _Run:
         turn = await self.run_master(scene, told, outcome.rolls)
         self.absorb(done, turn)
         rule_moves(scene, done.changes)
-        done.narration = f"{narration}\n{turn.narration}".strip()
+        done.narration = (
+            f"{narration}\n{narrate(self.gm_state, self.character_id, turn.narration)}".strip()
+        )
         done.suggestions = turn.suggestions or done.suggestions
         return done
 
     async def master(self, text: str, rest: list[str]) -> GMActionResult:
-        scene = self.scene(self.language)
+        scene = hush(self.scene(self.language), text)  # a whisper: only its addressee hears
+        held = hold_turn(scene, text)  # one character at a time with an NPC (engine.gm.party)
+        if held is not None:
+            return self.engine_move(held, scene.lex.language, rest)
         changes: dict[str, Any] = {}
         self.clear_pending(changes)
         event = scene.log("action", "ev_action", text=text)
@@ -355,7 +317,7 @@ class _Run:
         if talk is not None:
             await self.settle_talk(scene, talk, done)
         rule_moves(scene, done.changes, talk)
-        done.narration = turn.narration
+        done.narration = narrate(self.gm_state, self.character_id, turn.narration, talk, done)
         done.suggestions = _suggestions(rest, turn.suggestions)
         return done
 

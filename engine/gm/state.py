@@ -151,6 +151,8 @@ class GMState(_State):
     rumours: list[Rumour] = Field(default_factory=list)  # seeded in play
     gathered: dict[str, int] = Field(default_factory=dict)  # "location:resource:day" → count
     turn_marks: dict[str, TurnMarks] = Field(default_factory=dict)  # per character
+    # What the narrator showed each character in his last turns (engine.gm.narrator, GM-P-8).
+    narrated: dict[str, list[str]] = Field(default_factory=dict)
     # The three directors (seed 003; engine.gm.directors): scenes, private notes, who knows what.
     directors: DirectorMemo = Field(default_factory=DirectorMemo)
 

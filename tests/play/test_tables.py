@@ -12,10 +12,11 @@ from asgiref.sync import sync_to_async
 from django.test import Client as HttpClient
 from django.urls import reverse
 
+from engine.gm.play import ensure_gm_state
 from play import table_locks, tables
 from play.locks import lock_backend
 from play.models import Message, Seat, Session, Table
-from play.sessions import state_of
+from play.sessions import state_of, world_of
 from studio.models import WorldVersion
 from tests.play.conftest import Client
 from tests.play.test_gm_play import act, connect, gm_data, gm_session, of_type, publish_gm
@@ -289,8 +290,7 @@ def test_a_change_written_outside_a_turn_reaches_every_seat_and_keeps_their_own_
     host, guest = table
     Session.objects.filter(pk=guest.pk).update(state={**guest.state, "session_memory": "Mine."})
     state = state_of(host)
-    assert state.gm is not None
-    state.gm.trust.setdefault("hilda", {})["ren"] = 3
+    ensure_gm_state(world_of(host), state).trust.setdefault("hilda", {})["ren"] = 3
     shared = tables.share_state(host, state)
     assert [(s.pk, character) for s, character in shared] == [(guest.pk, "ada")]
     guest.refresh_from_db()

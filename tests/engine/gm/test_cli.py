@@ -25,6 +25,8 @@ KEYS = {
     "narration",
     "suggestions",
     "context",
+    "character",
+    "delivered_to",
 }
 ROLL_KEYS = {"die", "modifier", "total", "dc", "outcome", "hidden"}
 

@@ -1,0 +1,40 @@
+"""The demo world with its player characters placed for multiplayer tests: Ren and Ada at the
+inn (Ada starts in the square in the demo), and a third character, Cai, far away at the mill."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine.gm.play import GMAction, GMActionResult
+from engine.session import SessionState
+from engine.world import WorldDefinition, load_world
+from tests.engine.gm.worlds import demo_data, new_state, play
+
+
+def party_world(
+    language: str = "en", ada: str = "the-wayfarer", cai: str = "old-mill", **more: Any
+) -> WorldDefinition:
+    data = copy.deepcopy(demo_data())
+    data["language"] = language
+    gm = data["gameMaster"]
+    for sheet in gm["characters"]:
+        if sheet["id"] == "ada":
+            sheet["location"] = ada
+    cai = {"id": "cai", "name": "Cai Morrow", "location": cai, "hp": 8, "maxHp": 8}
+    gm["characters"].append(cai)
+    gm.update(more)
+    return load_world(data)
+
+
+class Table:
+    """One session, several players: ``table.act("ada", "look")``."""
+
+    def __init__(self, world: WorldDefinition, **options: Any) -> None:
+        self.world, self.options = world, options
+        self.state: SessionState = new_state(world)
+
+    def act(self, who: str, action: GMAction, **options: Any) -> GMActionResult:
+        result = play(self.world, self.state, action, who, **{**self.options, **options})
+        self.state = result.state
+        return result
