@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from engine.gm.adapter import ROLL, gm_action_of
 from engine.gm.perception import perceive
 from engine.gm.play import GMActionResult, ensure_gm_state
+from engine.gm.speech import speech_of
 from engine.gm.words import lexicon
 from engine.session import SessionState
 from engine.turn import ChoicesEvent, Turn, TurnEvent, TurnResult
@@ -126,6 +127,12 @@ def _without_roll_choice(
             continue
         out.append(event)
     return out
+
+
+def speech(result: TurnResult) -> dict[str, Any]:
+    """A talk turn's reply as speech bubbles and an aside (engine.gm.speech); {} for prose."""
+    played = _played(result)
+    return speech_of(played) if played is not None else {}
 
 
 def delivered(result: TurnResult) -> dict[str, str]:

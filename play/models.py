@@ -154,6 +154,8 @@ class Message(models.Model):
     # A game-master turn's tool calls and results, kept only where the world's creator plays
     # (play.gm.engine_trace): a result can hold what the player must not see.
     tools = models.JSONField(default=list, blank=True)
+    # A talk turn drawn as speech bubbles and an aside (engine.gm.speech); {} for prose.
+    speech = models.JSONField(default=dict, blank=True)
     is_greeting = models.BooleanField(default=False)
     stopped = models.BooleanField(default=False)
     # Folded into the session's compaction summary; no longer sent to the model verbatim.
@@ -308,3 +310,43 @@ class Seat(models.Model):
     @property
     def active(self) -> bool:
         return self.left_at is None
+
+
+class UiStorage(models.Model):
+    """A world UI's ``storage`` (seed 004 "存储（世界级别，持久化）"), kept on the server.
+
+    One row per world, player and scope: ``scope`` is "world" (every session of this player in
+    this world sees it) or a session's id. ``data`` is a JSON object; ``size`` its encoded bytes,
+    summed per world and player against FABULA_UI_STORAGE_QUOTA (play.ui_storage).
+    """
+
+    world = models.ForeignKey("studio.World", models.CASCADE, related_name="ui_storage")
+    player = models.CharField(max_length=120)  # play.sessions.Player.subject
+    scope = models.CharField(max_length=40)
+    data = models.JSONField(default=dict)
+    size = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["world", "player", "scope"], name="ui_storage_one_per_scope"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in world {self.world_id} ({self.scope})"
+
+
+class UiCompletion(models.Model):
+    """One ``ai.complete`` a world's UI asked for: its tokens and cost (play.ui_ai)."""
+
+    session = models.ForeignKey(Session, models.CASCADE, related_name="ui_completions")
+    model = models.CharField(max_length=200, blank=True, default="")
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"ai.complete in {self.session_id} ({self.model})"

@@ -33,6 +33,7 @@ from play.gm import (
     engine_trace,
     settle_quota,
     shows_engine_trace,
+    speech,
     usage_source,
 )
 from play.gm_quota import charge_character
@@ -338,6 +339,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
             reply.cost = Decimal(str(usage.cost))
             reply.generation_ms = elapsed_ms
             reply.source = usage_source(result)
+            reply.speech = speech(result)
         reply.status, reply.error, reply.state = "complete", "", state
         reply.choices = list(result.choices)
         reply.tools = engine_trace(result) if shows_engine_trace(session) else []

@@ -357,6 +357,7 @@ def message_dict(message: Message) -> dict[str, Any]:
         "generation_ms": message.generation_ms,
         "created_at": message.created_at.isoformat() if message.created_at else None,
         **({"tools": message.tools} if message.tools else {}),  # the creator's only (play.gm)
+        **({"speech": message.speech} if message.speech else {}),  # bubbles (engine.gm.speech)
     }
 
 

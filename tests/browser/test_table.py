@@ -99,6 +99,11 @@ def test_two_players_share_a_world_and_each_sees_only_what_his_character_perceiv
     say(alice, "go north")  # Ren goes back to the inn; Ada, in the chapel, perceives nothing
     bob.wait_for_timeout(1500)
     assert held(bob) == after
+
+    say(bob, "Good morning, Father Aldric. How are you?")  # plain talk: his bubble, no prose
+    speech = bob.locator(".msg--assistant.is-speech").last
+    assert speech.locator(".speech-name").first.text_content()
+    assert speech.locator(".speech-text").first.text_content()
     shot(bob, "table-guest")
 
     bob_text = str(bob.locator("[data-messages]").text_content())
