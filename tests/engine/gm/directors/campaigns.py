@@ -243,8 +243,9 @@ def player_allowed(campaign: Campaign, step: int, character: str) -> set[str]:
 
 
 def shown_texts(result: GMActionResult, character: str, acting: str) -> list[str]:
-    """What ``character``'s player reads of one action."""
-    out = []
+    """What ``character``'s player reads of one action: what the engine delivered to him
+    (engine.gm.delivery, what a shared table shows), and every event he perceived."""
+    out = [result.delivered_to.get(character, "")]
     for event in result.events:
         if character in (event.actor, *event.seen_by, *event.heard_by):
             out.append(event.text)
