@@ -65,5 +65,37 @@ bench: install ## Run the benchmarks (prints ratios against simple baselines)
 	$(PY) bench/memory.py
 	$(PY) bench/isolation.py
 	$(PY) bench/evals.py
+	$(PY) bench/customui.py
 
-.PHONY: help install run lint test fmt messages bench worker beat
+# The custom UI's in-browser compiler and Tailwind, built from the npm registry (needs Node and
+# npm here only; the results are committed under static/vendor/, nothing runs Node at run time).
+VENDOR_TMP ?= /tmp/fabula-vendor
+vendor-sucrase: ## Rebuild static/vendor/sucrase/sucrase.min.js from npm (sucrase + esbuild)
+	rm -rf $(VENDOR_TMP)/sucrase && mkdir -p $(VENDOR_TMP)/sucrase
+	cd $(VENDOR_TMP)/sucrase && npm init -y >/dev/null && npm install --no-audit --no-fund sucrase@3.35.1 esbuild@0.24.2
+	printf 'import { transform } from "sucrase";\nwindow.sucrase = { transform: transform };\n' > $(VENDOR_TMP)/sucrase/entry.js
+	cd $(VENDOR_TMP)/sucrase && npx esbuild entry.js --bundle --minify --format=iife --target=es2018 --platform=browser --outfile=sucrase.min.js
+	cp $(VENDOR_TMP)/sucrase/sucrase.min.js $(VENDOR_TMP)/sucrase/node_modules/sucrase/LICENSE static/vendor/sucrase/
+
+vendor-tailwind: ## Refresh static/vendor/tailwind/ from npm (@tailwindcss/browser, v4)
+	rm -rf $(VENDOR_TMP)/tailwind && mkdir -p $(VENDOR_TMP)/tailwind
+	cd $(VENDOR_TMP)/tailwind && npm pack @tailwindcss/browser@4.3.4 && tar xzf tailwindcss-browser-*.tgz
+	cp $(VENDOR_TMP)/tailwind/package/dist/index.global.js static/vendor/tailwind/tailwind.browser.js
+	cp $(VENDOR_TMP)/tailwind/package/LICENSE static/vendor/tailwind/LICENSE
+
+.PHONY: vendor-sucrase vendor-tailwind
+
+# The studio's code editor (static/vendor/codemirror/README.md): rebuilt from npm, then committed.
+CM_PACKAGES := @codemirror/state@6.7.6 @codemirror/view@6.44.2 @codemirror/commands@6.11.2 \
+	@codemirror/language@6.13.1 @codemirror/lang-javascript@6.2.5 @codemirror/lang-css@6.3.1 \
+	@codemirror/lint@6.9.8 esbuild@0.28.2
+CM_BUILD ?= /tmp/fabula-codemirror
+vendor-codemirror: ## Rebuild static/vendor/codemirror/codemirror.min.js (needs Node and npm)
+	rm -rf $(CM_BUILD) && mkdir -p $(CM_BUILD)
+	cp static/vendor/codemirror/entry.js $(CM_BUILD)/
+	cd $(CM_BUILD) && npm init -y >/dev/null && npm install --no-audit --no-fund $(CM_PACKAGES)
+	cd $(CM_BUILD) && npx esbuild entry.js --bundle --minify --format=iife \
+		--global-name=FabulaCodeMirror --target=es2020 --legal-comments=none \
+		--outfile=$(CURDIR)/static/vendor/codemirror/codemirror.min.js
+
+.PHONY: help install run lint test fmt messages bench worker beat vendor-codemirror

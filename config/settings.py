@@ -226,6 +226,10 @@ FABULA_ALLOW_PRIVATE_MODEL_HOSTS = env_bool("FABULA_ALLOW_PRIVATE_MODEL_HOSTS", 
 # The site's key (play.quota): live actions per UTC day across all players (0: no limit), and the
 # models a session or world may pick on it besides FABULA_MODEL.
 FABULA_SITE_DAILY_BUDGET = env_int("FABULA_SITE_DAILY_BUDGET", 0)
+# A world UI's API (issue 15): ai.complete's caps (play.ui_ai), storage per world (play.ui_storage).
+FABULA_UI_AI_MAX_PROMPT_CHARS = env_int("FABULA_UI_AI_MAX_PROMPT_CHARS", 12_000)
+FABULA_UI_AI_MAX_TOKENS = env_int("FABULA_UI_AI_MAX_TOKENS", 1024)
+FABULA_UI_STORAGE_QUOTA = env_int("FABULA_UI_STORAGE_QUOTA", 256 * 1024)
 FABULA_SITE_MODELS = env_list("FABULA_SITE_MODELS", [])
 # "Test connection" and "List models" on My model (play.provider_check): tries per user and UTC
 # day (0: no limit); each reaches the user's own server through play.netguard.

@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
 from config.api import api
-from studio.urls import account_patterns, public_patterns
+from studio.urls import account_patterns, draft_sandbox_patterns, public_patterns
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("studio/", include("studio.urls")),
     path("play/", include("play.urls")),
+    path("play/ui/draft/", include(draft_sandbox_patterns)),  # the studio's custom-UI preview
     path("accounts/", include(account_patterns)),
     path("", include(public_patterns)),
 ]

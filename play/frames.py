@@ -125,6 +125,25 @@ class HistoryFrame(ClientFrame):
     limit: int = Field(default=HISTORY_PAGE, ge=1, le=MAX_HISTORY_PAGE)
 
 
+class SetVariableFrame(ClientFrame):
+    """A world UI's ``setVariable`` (play.ui_api): ``[variable: set value]``, then the rules."""
+
+    type: Literal["set_variable"]
+    variable: str = Field(min_length=1, max_length=300)
+    value: Any = None
+
+
+class InjectContextFrame(ClientFrame):
+    """A world UI's ``injectContext`` (play.ui_api): context for the next prompt(s)."""
+
+    type: Literal["inject_context"]
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    role: Literal["system", "user"] = "system"
+    position: Literal["top", "before_char", "after_char", "auto", "depth", "bottom"] | None = None
+    duration: int | None = Field(default=None, ge=1, le=1000)
+    depth: int | None = Field(default=None, ge=0, le=1000)
+
+
 Frame = Annotated[
     SendFrame
     | RegenerateFrame
@@ -143,7 +162,9 @@ Frame = Annotated[
     | RollFrame
     | DemoStepFrame
     | SyncFrame
-    | HistoryFrame,
+    | HistoryFrame
+    | SetVariableFrame
+    | InjectContextFrame,
     Field(discriminator="type"),
 ]
 FRAME_TYPES = (
@@ -165,6 +186,8 @@ FRAME_TYPES = (
     "demo_step",
     "sync",
     "history",
+    "set_variable",
+    "inject_context",
 )
 _ADAPTER: TypeAdapter[Frame] = TypeAdapter(Frame)
 
@@ -290,6 +313,11 @@ def busy(frame: Any, message_id: int | None = None, message: str | None = None) 
 
 def error(message: str, frame: Any, field: str | None = None) -> dict[str, Any]:
     return {"type": "error", "error": message, "field": field, "frame": frame}
+
+
+def ui_done(kind: str) -> dict[str, Any]:
+    """A world UI's ``set_variable``/``inject_context`` was applied (to its sender only)."""
+    return {"type": "ui_done", "frame": kind}
 
 
 def checkpoints(items: list[dict[str, Any]]) -> dict[str, Any]:

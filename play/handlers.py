@@ -28,6 +28,7 @@ from play import (
     table_relay,
     tables,
     turns,
+    ui_api,
 )
 from play.errors import PlayError, SessionBusy
 from play.frames import (
@@ -42,10 +43,12 @@ from play.frames import (
     EditFrame,
     Frame,
     HistoryFrame,
+    InjectContextFrame,
     RegenerateFrame,
     RevertFrame,
     RollFrame,
     SendFrame,
+    SetVariableFrame,
     StopFrame,
     SwipeFrame,
     SwitchGreetingFrame,
@@ -330,6 +333,18 @@ async def _page(joined: Joined, frame: HistoryFrame) -> list[dict[str, Any]]:
     return [await fn(joined.session_id, history.page_frame, frame.before, frame.limit)]
 
 
+async def _set_variable(joined: Joined, frame: SetVariableFrame) -> list[dict[str, Any]]:
+    fn = ui_api.set_variable
+    await _broadcast(joined, await _locked(joined, fn, frame.variable, frame.value))
+    return [frames.ui_done(frame.type)]
+
+
+async def _inject_context(joined: Joined, frame: InjectContextFrame) -> list[dict[str, Any]]:
+    args = (frame.text, frame.role, frame.position, frame.duration, frame.depth)
+    await _locked(joined, ui_api.inject_context, *args)
+    return [frames.ui_done(frame.type)]
+
+
 _HANDLERS: dict[type[Any], Handler] = {
     SendFrame: _send,
     RegenerateFrame: _solo(_regenerate),
@@ -349,4 +364,6 @@ _HANDLERS: dict[type[Any], Handler] = {
     DemoStepFrame: _demo_step,
     SyncFrame: _sync,
     HistoryFrame: _page,
+    SetVariableFrame: _set_variable,
+    InjectContextFrame: _inject_context,
 }

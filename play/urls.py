@@ -12,6 +12,7 @@ from play.views import (
     providers,
     sandbox,
     tables,
+    ui,
 )
 
 app_name = "play"
@@ -36,6 +37,9 @@ urlpatterns: list[URLPattern] = [
     path("<uuid:session_id>/memory/end/", memory.memory_end, name="memory_end"),
     # One prefix for every sandbox: the pages that frame it allow only that path (play/csp.py).
     path("ui/<uuid:session_id>/", sandbox.custom_ui, name="sandbox"),
+    path("<uuid:session_id>/ui/info/", ui.ui_info, name="ui_info"),
+    path("<uuid:session_id>/ui/complete/", ui.ui_complete, name="ui_complete"),
+    path("<uuid:session_id>/ui/storage/", ui.ui_storage_write, name="ui_storage"),
     path("personas/", personas.persona_list, name="personas"),
     path("personas/new/", personas.persona_create, name="persona_create"),
     path("personas/<int:persona_id>/", personas.persona_edit, name="persona_edit"),

@@ -26,6 +26,7 @@ from studio.views import (
     settings,
     tester,
     ui,
+    ui_files,
     worlds,
 )
 from studio.views.components import COMPONENTS
@@ -91,6 +92,8 @@ urlpatterns: list[URLPattern] = [
     path(f"{W}ui/files/<int:pk>/delete/", ui.ui_file_delete, name="ui_file_delete"),
     path(f"{W}ui/files/<int:pk>/move/", ui.ui_file_move, name="ui_file_move"),
     path(f"{W}ui/files/<int:pk>/duplicate/", ui.ui_file_duplicate, name="ui_file_duplicate"),
+    path(f"{W}ui/files/<int:pk>/rename/", ui_files.ui_file_rename, name="ui_file_rename"),
+    path(f"{W}ui/files/<int:pk>/entry/", ui_files.ui_file_entry, name="ui_file_entry"),
     path(f"{W}preview/", preview.prompt_preview, name="preview"),
     path(f"{W}checks/", lint.lint_panel, name="lint"),
     path(f"{W}tester/", tester.directive_tester, name="tester"),
@@ -114,6 +117,12 @@ for _kind in (entries.ENTRIES, VARIABLES, RULES, REACTIONS):  # the structured e
 urlpatterns += gm_urls(W)  # the gameMaster block (studio.views.gamemaster)
 urlpatterns += evaluation_urls(W)  # batch evaluations (studio.evaluations)
 urlpatterns += world_test_urls(W)  # world tests (studio.worldtests)
+
+# Mounted at /play/ui/draft/ by config.urls: the custom UI's live preview has to share the play
+# sandbox's path prefix, the only one pages that frame a custom UI allow frames from (play/csp.py).
+draft_sandbox_patterns: list[URLPattern] = [
+    path("<int:world_id>/", ui_files.ui_preview, name="studio_ui_preview"),
+]
 
 # Mounted at /accounts/ by config.urls (no namespace: LOGIN_URL is "login").
 account_patterns: list[URLPattern] = [

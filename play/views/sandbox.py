@@ -5,9 +5,18 @@ the frame has an opaque origin: no cookies, no storage, no access to the parent'
 allow-popups, allow-forms or allow-top-navigation). The response adds a CSP of its own that
 leaves the world's code no network at all (issue 9, §3):
 
-* scripts: the one inline script by its hash and the runtime's files by their exact URLs. No
-  nonce: the page's scripts can read a nonce back (``script.nonce``) and would load
+* scripts: the one inline script by its hash, the runtime's files by their exact URLs, and
+  ``blob:``, which is how the world's files run once ``static/js/compile.js`` has compiled them
+  in here (play/customui.py ships them as JSON data). A blob is made only by code already
+  running in this frame and holds only what that code wrote, so ``blob:`` lets in nothing that
+  was not already in, and a blob script has the same CSP, hence no network. No nonce: the
+  page's scripts can read a nonce back (``script.nonce``) and would load
   ``<script nonce=… src=https://elsewhere/?chat=…>`` with it. No ``eval``/``new Function``.
+* styles: ``'unsafe-inline'``, for the world's CSS and for Tailwind (``@tailwindcss/browser``,
+  vendored, writes the CSS of the classes it sees into ``<style>`` elements). Styles can only
+  reach the network through ``url()`` and ``@import``, which ``img-src``/``font-src`` and
+  ``style-src`` (no host at all) refuse; the frame's origin is opaque, so there is nothing of
+  the site's to restyle either.
 * images, media and fonts: ``data:`` and ``blob:`` only, not even this server (a world's UI has
   no server-hosted images to show; ``?chat=…`` on our own URLs would only fill our logs, but
   there is no reason to allow it). CSS ``url()`` and ``@import`` fall under the same rules.
@@ -34,7 +43,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET
 
-from play.customui import compile_root_component
+from play.customui import ui_sources
 from play.sessions import world_of
 from play.views.common import session_for
 
@@ -42,6 +51,9 @@ RUNTIME_SCRIPTS = (
     "vendor/react/react.production.min.js",
     "vendor/react/react-dom.production.min.js",
     "js/markdown.js",
+    "vendor/sucrase/sucrase.min.js",
+    "js/compile.js",
+    "vendor/tailwind/tailwind.browser.js",
     "js/sandbox.js",
 )
 BOOT = "\nwindow.FabulaSandbox.boot();\n"
@@ -56,12 +68,11 @@ def custom_ui(request: HttpRequest, session_id: uuid.UUID) -> HttpResponse:
     root = world.root_component
     if root is None or not root.files:
         raise Http404("this world has no custom UI")
-    compiled = compile_root_component(root)
-    inline = compiled.script + BOOT
+    inline = BOOT
     context = {
         "runtime": [static(path) for path in RUNTIME_SCRIPTS],
         "inline": inline,
-        "css": compiled.css,
+        "ui": ui_sources(root).as_data(),
         "world_name": world.name,
         "language": world.language or get_language() or "en",
     }
@@ -82,7 +93,7 @@ def sandbox_csp(request: HttpRequest, inline_script: str) -> str:
     return "; ".join(
         [
             "default-src 'none'",
-            f"script-src 'sha256-{digest}' {runtime}",
+            f"script-src 'sha256-{digest}' {runtime} blob:",
             "style-src 'unsafe-inline'",
             "img-src data: blob:",
             "media-src data: blob:",

@@ -843,6 +843,19 @@
     if (near) this.scrollToBottom(true);
   };
 
+  // A talk turn (engine.gm.speech): each speaker in a bubble of its own, the gesture in italics
+  // above the words, and the narrator's aside, if any, under them. Text only, never HTML.
+  function buildSpeech(body, speech) {
+    speech.bubbles.forEach(function (b) {
+      var box = el("div", "speech");
+      box.appendChild(el("div", "speech-name", String(b.name || "")));
+      if (b.gesture) box.appendChild(el("p", "speech-gesture", String(b.gesture)));
+      box.appendChild(el("p", "speech-text", String(b.text || "")));
+      body.appendChild(box);
+    });
+    if (speech.aside) body.appendChild(el("p", "speech-aside", String(speech.aside)));
+  }
+
   PlayClient.prototype.buildMessage = function (m, isLast) {
     var root = this.root;
     var streaming = m.id === this.streamingId;
@@ -864,6 +877,9 @@
     var text = streaming ? this.streamText : m.content;
     if (streaming && !text) {
       body.appendChild(el("span", "typing", t(root, "writing", "The narrator is writing…")));
+    } else if (!streaming && m.speech && Array.isArray(m.speech.bubbles) && m.speech.bubbles.length) {
+      buildSpeech(body, m.speech);
+      li.classList.add("is-speech");
     } else {
       body.innerHTML = md.render(text);
       if (streaming) appendCaret(body);

@@ -1,10 +1,12 @@
 /* Fabula custom UI runtime: runs inside <iframe sandbox="allow-scripts"> (seed 004 "自定义 UI").
  *
- * Loads the world's rootComponent modules (compiled by play/customui.py), renders the entry
- * file's default export with React 18, and gives it useYumina() / window.yumina: the game state
- * the host page sends by postMessage, and methods that post small RPC requests back. The host
- * validates every request; nothing here is trusted by it. Built-ins in scope: Chat,
- * MessageList, MessageInput, ChatCanvas, Icons, useAssetFont, useYumina, React.
+ * Compiles the world's rootComponent files (static/js/compile.js), loads them as modules,
+ * renders the entry file's default export with React 18, and gives it useYumina() /
+ * window.yumina: the game state the host page sends by postMessage, and methods that post
+ * small RPC requests back. The host validates every request; nothing here is trusted by it.
+ * Built-ins in scope: Chat, MessageList, MessageInput, ChatCanvas, Icons, useAssetFont,
+ * useYumina, React. Compile and runtime errors of the world's code go to the host as
+ * "uiError" (path, line, column), which shows them and falls back to the built-in chat.
  */
 (function () {
   "use strict";
@@ -57,7 +59,10 @@
     sfxVolume: 0.8,
     composerDraft: "",
   };
-  var storageCache = {};
+  // The UI's storage on the server (play/ui_storage.py), as the host last sent it: "world" for
+  // storage.* and the localStorage shim, "session" for the sessionStorage shim.
+  var storageCache = { world: {}, session: {} };
+  var assets = {}; // "@asset:<uid>" -> URL of the world's own assets (resolveAssetUrl)
   var listeners = [];
   var version = 0;
 
@@ -90,13 +95,20 @@
   function call(method, args) {
     var id = nextId++;
     return new Promise(function (resolve, reject) {
-      pending[id] = { resolve: resolve, reject: reject };
+      pending[id] = { resolve: resolve, reject: reject, method: method };
       host.postMessage({ fabula: "ui", id: id, method: method, args: args || [] }, "*");
     });
   }
 
+  // The seed's void members: awaiting them still sees a refusal, ignoring them logs it once.
+  function quiet(promise) {
+    var done = promise.then(function () {});
+    done.catch(function () { /* the reply handler logged it */ });
+    return done;
+  }
+
   function fire(method, args) {
-    call(method, args).catch(function (err) { console.warn("[yumina]", method, err.message); });
+    call(method, args).catch(function () { /* the reply handler logged it */ });
   }
 
   window.addEventListener("message", function (event) {
@@ -105,11 +117,17 @@
     if (!data || data.fabula !== "host") return;
     if (data.type === "snapshot" && data.state) {
       Object.keys(data.state).forEach(function (k) { state[k] = data.state[k]; });
-      if (data.storage && typeof data.storage === "object") storageCache = data.storage;
+      if (data.storage && typeof data.storage === "object") {
+        storageCache = { world: data.storage.world || {}, session: data.storage.session || {} };
+      }
+      if (data.assets && typeof data.assets === "object") assets = data.assets;
       emit();
-    } else if (data.type === "reply" && pending[data.id]) {
+    } else if (data.type === "reply") {
       var p = pending[data.id];
       delete pending[data.id];
+      // Every refusal lands in this console, also for a message the runtime did not send.
+      if (!data.ok) console.error("[yumina] " + (p ? p.method : "message") + " refused: " + String(data.error || "refused"));
+      if (!p) return;
       if (data.ok) p.resolve(data.value);
       else p.reject(new Error(String(data.error || "refused")));
     }
@@ -145,42 +163,41 @@
     loadCheckpoints: function () { return Promise.resolve(); },
     restoreCheckpoint: function (id) { return call("restoreCheckpoint", [Number(id)]); },
     deleteCheckpoint: function (id) { return call("deleteCheckpoint", [Number(id)]); },
-    ai: { complete: unsupported("ai.complete") },
-    setVariable: function (id) {
-      console.warn("[yumina] setVariable(" + String(id) + ") is not available: the engine owns " +
-        "the state. Use executeAction with a rule on an 'action' trigger instead.");
-    },
+    ai: { complete: aiComplete },
+    setVariable: function (id, value) { return quiet(call("setVariable", [String(id), jsonValue(value)])); },
     executeAction: function (actionId) { fire("executeAction", [String(actionId)]); },
-    injectContext: function () { console.warn("[yumina] injectContext is not available"); },
+    injectContext: function (text, opts) { return quiet(call("injectContext", [String(text), jsonValue(opts || {})])); },
     playAudio: function (trackId, opts) { fire("playAudio", [String(trackId), opts || {}]); },
     stopAudio: function (trackId, fade) {
       fire("stopAudio", [trackId === undefined ? null : String(trackId), fade === undefined ? null : fade]);
     },
     setAudioVolume: function (type, volume) { fire("setAudioVolume", [type, Number(volume)]); },
     getAudioVolume: function (type) { return type === "sfx" ? state.sfxVolume : state.bgmVolume; },
-    storage: {
-      get: function (key) {
-        var k = String(key);
-        return Promise.resolve(Object.prototype.hasOwnProperty.call(storageCache, k) ? storageCache[k] : null);
-      },
-      set: function (key, value) {
-        storageCache[String(key)] = String(value);
-        return call("storageSet", [String(key), String(value)]);
-      },
-      remove: function (key) {
-        delete storageCache[String(key)];
-        return call("storageRemove", [String(key)]);
-      },
-    },
+    storage: scopedStorage("world"),
     toggleImmersive: function () { fire("toggleImmersive", []); },
     switchGreeting: function (index) { fire("switchGreeting", [Number(index)]); },
     copyToClipboard: function (text) { fire("copyToClipboard", [String(text)]); },
     showToast: function (message, type) { fire("showToast", [String(message), type || "info"]); },
-    resolveAssetUrl: function (ref) { return String(ref || ""); },
+    resolveAssetUrl: function (ref) {
+      ref = String(ref || "");
+      return Object.prototype.hasOwnProperty.call(assets, ref) ? assets[ref] : "";
+    },
     renderMarkdown: function (text) { return md.render(text); },
-    getEntry: function () { return null; },
+    getEntry: function (name) {
+      name = String(name);
+      return state.entries.find(function (e) { return e.id === name; }) ||
+        state.entries.find(function (e) { return e.name === name; }) || null;
+    },
     setModel: function () { console.warn("[yumina] setModel is not available"); },
-    getModels: unsupported("getModels"),
+    // The model is the site's or the player's choice, never the world UI's: it may only look.
+    getModels: function () {
+      var model = state.selectedModel;
+      return Promise.resolve({
+        models: model ? [{ id: model, name: model, provider: state.preferredProvider, contextLength: 0 }] : [],
+        pinnedModels: [],
+        recentlyUsed: model ? [model] : [],
+      });
+    },
     pinModel: function () {},
     unpinModel: function () {},
     setPreferredProvider: unsupported("setPreferredProvider"),
@@ -193,6 +210,47 @@
     Object.defineProperty(api, key, { enumerable: true, get: function () { return state[key]; } });
   });
 
+  // Values go to the host as JSON: undefined, functions and cycles are refused here already.
+  function jsonValue(value) {
+    var text = JSON.stringify(value === undefined ? null : value);
+    return text === undefined ? null : JSON.parse(text);
+  }
+
+  // ai.complete({messages, maxTokens, temperature, onDelta}) or ai.complete(prompt, options).
+  function aiComplete(params, options) {
+    var p = typeof params === "string"
+      ? Object.assign({}, options || {}, { messages: [{ role: "user", content: params }] })
+      : Object.assign({}, params || {});
+    var onDelta = typeof p.onDelta === "function" ? p.onDelta : null;
+    var ask = { messages: p.messages, maxTokens: p.maxTokens, temperature: p.temperature };
+    return call("aiComplete", [jsonValue(ask)]).then(function (result) {
+      var text = result && typeof result.text === "string" ? result.text : "";
+      if (onDelta) onDelta(text); // the bridge does not stream: the whole text, once
+      return text;
+    });
+  }
+
+  // storage.* of the seed: get answers from the copy the host sent; set/remove go to the server.
+  function scopedStorage(scope) {
+    function items() { return storageCache[scope] || (storageCache[scope] = {}); }
+    return {
+      get: function (key) {
+        var k = String(key);
+        return Promise.resolve(Object.prototype.hasOwnProperty.call(items(), k) ? items()[k] : null);
+      },
+      set: function (key, value) {
+        var v = jsonValue(value);
+        items()[String(key)] = v;
+        return call("storageSet", [String(key), v, scope]).then(function () {});
+      },
+      remove: function (key) {
+        delete items()[String(key)];
+        return call("storageRemove", [String(key), scope]).then(function () {});
+      },
+      keys: function () { return Object.keys(items()); },
+    };
+  }
+
   function useYumina() {
     React.useSyncExternalStore(subscribe, function () { return version; });
     return api;
@@ -200,18 +258,49 @@
 
   // --- storage shims (seed: world-scoped, proxied to the host) --------------------------------
 
-  function makeStorage() {
+  function makeStorage(scope) {
+    var store = scopedStorage(scope);
+    function items() { return storageCache[scope] || {}; }
     return {
       getItem: function (k) {
         k = String(k);
-        return Object.prototype.hasOwnProperty.call(storageCache, k) ? storageCache[k] : null;
+        var v = Object.prototype.hasOwnProperty.call(items(), k) ? items()[k] : null;
+        return v === null || typeof v === "string" ? v : JSON.stringify(v);
       },
-      setItem: function (k, v) { api.storage.set(k, v).catch(function () {}); },
-      removeItem: function (k) { api.storage.remove(k).catch(function () {}); },
-      clear: function () { Object.keys(storageCache).forEach(function (k) { api.storage.remove(k); }); },
-      key: function (i) { return Object.keys(storageCache)[i] || null; },
-      get length() { return Object.keys(storageCache).length; },
+      setItem: function (k, v) { store.set(k, String(v)).catch(function () {}); },
+      removeItem: function (k) { store.remove(k).catch(function () {}); },
+      clear: function () { store.keys().forEach(function (k) { store.remove(k).catch(function () {}); }); },
+      key: function (i) { return store.keys()[i] || null; },
+      get length() { return store.keys().length; },
     };
+  }
+  var localShim = makeStorage("world");
+  var sessionShim = makeStorage("session");
+
+  // Seed 004 "兼容性垫片": fetch('/api/…') goes to the host, which answers the few calls on its
+  // allowlist (static/js/customui.js apiFetch); anything else is refused here, with no network.
+  function shimFetch(input, init) {
+    var url = typeof input === "string" ? input : input && input.url;
+    init = init || {};
+    if (typeof url !== "string" || !/^\/api\//.test(url)) {
+      return Promise.reject(new TypeError("fetch is not available in the sandbox (only /api/… calls of seed 004)"));
+    }
+    var body = null;
+    if (typeof init.body === "string") {
+      try { body = JSON.parse(init.body); } catch (e) { return Promise.reject(new TypeError("fetch body must be JSON")); }
+    }
+    var method = String(init.method || "GET").toUpperCase();
+    return call("apiFetch", [method, url, body]).then(function (result) {
+      return new Response(JSON.stringify(result), { status: 200, headers: { "Content-Type": "application/json" } });
+    }, function (err) {
+      return new Response(JSON.stringify({ error: err.message }), { status: 403, headers: { "Content-Type": "application/json" } });
+    });
+  }
+
+  // navigator.clipboard.writeText → copyToClipboard; the host needs a user gesture for it.
+  function shimClipboard() {
+    var clipboard = { writeText: function (text) { return call("copyToClipboard", [String(text)]).then(function () {}); } };
+    try { Object.defineProperty(navigator, "clipboard", { value: clipboard, configurable: true }); } catch (e) { /* kept */ }
   }
 
   function blocked(name) {
@@ -260,8 +349,26 @@
     return h("ol", { className: "fy-list" + (props && props.className ? " " + props.className : ""), ref: ref },
       state.messages.map(function (m, i) {
         var bp = bubbleProps(m, i);
-        return h("li", { key: m.id, "data-message-id": m.id }, render ? render(bp) : h(DefaultBubble, bp));
+        var last = i === state.messages.length - 1;
+        return h("li", { key: m.id, "data-message-id": m.id }, render ? render(bp) : h(DefaultBubble, bp),
+          last ? h(Swipes, { message: m, index: i }) : null);
       }));
+  }
+
+  // The play page's swipes, on the last reply (not the greeting): "›" past the last version
+  // writes a new one, as there.
+  function Swipes(props) {
+    var m = props.message;
+    if (m.role !== "assistant" || props.index === 0 || m.status === "streaming" || state.isStreaming) return null;
+    var count = Math.max(1, (m.swipes || []).length);
+    var at = (m.activeSwipeIndex || 0) + 1;
+    function swipe(direction) {
+      return function () { api.swipeMessage(m.id, direction).catch(function () {}); };
+    }
+    return h("div", { className: "fy-swipe" },
+      h("button", { type: "button", className: "fy-swipe-left", disabled: at <= 1, onClick: swipe("left") }, "‹"),
+      h("span", { className: "fy-swipe-count" }, at + "/" + count),
+      h("button", { type: "button", className: "fy-swipe-right", onClick: swipe("right") }, "›"));
   }
 
   function MessageInput(props) {
@@ -347,19 +454,21 @@
     if (cache[path]) return cache[path].exports;
     var module = { exports: {} };
     cache[path] = module;
-    var storage = makeStorage();
     var no = blocked;
     factories[path].call(undefined, function (spec) { return requireFrom(path, spec); }, module,
-      module.exports, no("fetch"), no("XMLHttpRequest"), no("WebSocket"), no("EventSource"),
-      storage, storage, undefined, undefined, undefined, fakeLocation);
+      module.exports, shimFetch, no("XMLHttpRequest"), no("WebSocket"), no("EventSource"),
+      localShim, sessionShim, undefined, undefined, undefined, fakeLocation);
     return module.exports;
   }
 
   function requireFrom(from, spec) {
     spec = String(spec);
-    if (spec === "react") return Object.assign({ default: React }, React);
-    if (spec === "react-dom" || spec === "react-dom/client") return Object.assign({ default: ReactDOM }, ReactDOM);
-    if (/^@?yumina(\/|$)/.test(spec)) return Object.assign({ default: builtins.Chat }, builtins);
+    // __esModule: the compiler's interop then takes `default` as it is (import React from …).
+    if (spec === "react") return Object.assign({ __esModule: true, default: React }, React);
+    if (spec === "react-dom" || spec === "react-dom/client") {
+      return Object.assign({ __esModule: true, default: ReactDOM }, ReactDOM);
+    }
+    if (/^@?yumina(\/|$)/.test(spec)) return Object.assign({ __esModule: true, default: builtins.Chat }, builtins);
     var path = resolve(from, spec);
     if (!path) throw new Error("Cannot find module '" + spec + "' from " + from);
     return load(path);
@@ -386,48 +495,135 @@
   Boundary.prototype = Object.create(React.Component.prototype);
   Boundary.prototype.constructor = Boundary;
   Boundary.getDerivedStateFromError = function (error) { return { error: error }; };
+  Boundary.prototype.componentDidCatch = function (error) { reportErrors([locate(error)], true); };
   Boundary.prototype.render = function () {
     if (this.state.error) {
-      return h("pre", { className: "fy-error" }, word("uiFailed", "The world's UI failed:") + "\n\n" + String(this.state.error && this.state.error.message || this.state.error));
+      return h("pre", { className: "fy-error" }, word("uiFailed", "The world's UI failed:") + "\n\n" + window.FabulaCompile.format(locate(this.state.error)));
     }
     return this.props.children;
   };
 
   function lockDown() {
     // Globals the seed keeps out of the sandbox; the CSP blocks the network regardless.
-    ["fetch", "XMLHttpRequest", "WebSocket", "EventSource"].forEach(function (name) {
+    ["XMLHttpRequest", "WebSocket", "EventSource"].forEach(function (name) {
       try { window[name] = blocked(name); } catch (e) { /* not writable here */ }
     });
+    try { window.fetch = shimFetch; } catch (e) { /* not writable here */ }
+    shimClipboard();
     try { window.parent = undefined; } catch (e) { /* [Replaceable] in every browser we know */ }
     try { window.opener = null; } catch (e) { /* idem */ }
   }
 
-  function boot() {
-    Object.keys(builtins).forEach(function (name) { window[name] = builtins[name]; });
-    window.yumina = api;
-    var errors = window.FabulaSandbox.compileErrors || [];
-    var entry = window.FabulaSandbox.entry;
-    lockDown();
-    host.postMessage({ fabula: "ui", id: 0, method: "ready", args: [] }, "*");
-    if (!factories[entry]) {
-      showError(word("uiNoEntry", "The world's UI has no entry file '{entry}'.", entry), errors.join("\n"));
-      return;
+  // --- compile, load, report ------------------------------------------------------------------
+
+  // The world's files arrive as JSON data (play/views/sandbox.py); static/js/compile.js turns
+  // them into modules here, and they run as one blob: script, which the CSP admits (blob: is
+  // made only by code already running in this frame, so it opens no way in or out), while
+  // eval and new Function stay refused as seed 004 says.
+  var loaded = { url: null, locate: function () { return null; }, entry: "", sources: {} };
+
+  function readSources() {
+    var node = document.getElementById("fabula-ui-files");
+    try {
+      var data = JSON.parse(node.textContent);
+      return data && typeof data === "object" ? data : {};
+    } catch (e) {
+      return {};
     }
+  }
+
+  // path:line:column of an error thrown by the world's code: its first stack frame in the bundle.
+  function locate(error) {
+    var message = String((error && error.message) || error);
+    var stack = String((error && error.stack) || "");
+    var frame = /(blob:[^\s()]+):(\d+):(\d+)/g;
+    var match;
+    while ((match = frame.exec(stack))) {
+      if (match[1] !== loaded.url) continue;
+      var at = loaded.locate(Number(match[2]), Number(match[3]));
+      if (!at) continue;
+      at = window.FabulaCompile.originalPosition(at.path, loaded.sources[at.path], at.line, at.column);
+      return { path: at.path, line: at.line, column: at.column, message: message };
+    }
+    return { path: loaded.entry, line: 0, column: 0, message: message };
+  }
+
+  // The host shows the notice and, when the UI is gone (fatal), the built-in chat instead.
+  function reportErrors(errors, fatal) {
+    var list = errors.slice(0, 20).map(function (e) {
+      return { path: String(e.path).slice(0, 300), line: e.line | 0, column: e.column | 0, message: String(e.message).slice(0, 1000) };
+    });
+    list.forEach(function (e) { console.error("[yumina] " + window.FabulaCompile.format(e)); });
+    host.postMessage({ fabula: "ui", id: 0, method: "uiError", args: [{ errors: list, fatal: !!fatal }] }, "*");
+  }
+
+  function fail(title, errors) {
+    showError(title, errors.map(window.FabulaCompile.format).join("\n"));
+    reportErrors(errors, true);
+  }
+
+  function onUncaught(event) {
+    if (!loaded.url || event.filename !== loaded.url) return;
+    var error = event.error || { message: event.message, stack: loaded.url + ":" + event.lineno + ":" + event.colno };
+    reportErrors([locate(error)], false);
+  }
+
+  function start(entry, warnings) {
     var App;
     try {
       var exported = load(entry);
       App = exported && (exported.default || exported.App);
     } catch (e) {
-      showError(word("uiLoadFailed", "The world's UI failed to load:"), String(e && e.message || e) + (errors.length ? "\n\n" + errors.join("\n") : ""));
+      fail(word("uiLoadFailed", "The world's UI failed to load:"), [locate(e)].concat(warnings));
       return;
     }
     if (typeof App !== "function") {
-      showError(word("uiNoExport", "The entry file '{entry}' has no default export component.", entry), errors.join("\n"));
+      fail(word("uiNoExport", "The entry file '{entry}' has no default export component.", entry),
+        [{ path: entry, line: 0, column: 0, message: "no default export component" }]);
       return;
     }
-    if (errors.length) console.warn("[yumina] " + errors.join("\n"));
+    if (warnings.length) console.warn("[yumina] " + warnings.map(window.FabulaCompile.format).join("\n"));
     ReactDOM.createRoot(document.getElementById("root")).render(h(Boundary, null, h(App)));
   }
 
-  window.FabulaSandbox = { define: define, boot: boot, entry: null, compileErrors: [] };
+  function boot() {
+    Object.keys(builtins).forEach(function (name) { window[name] = builtins[name]; });
+    window.yumina = api;
+    var data = readSources();
+    var entry = window.FabulaCompile.normalizePath(data.entry || "index.tsx");
+    var warnings = Array.isArray(data.errors) ? data.errors : [];
+    loaded.entry = entry;
+    Object.keys(data.files || {}).forEach(function (path) {
+      loaded.sources[window.FabulaCompile.normalizePath(path)] = data.files[path];
+    });
+    lockDown();
+    window.addEventListener("error", onUncaught);
+    window.addEventListener("unhandledrejection", function (event) {
+      var at = locate(event.reason);
+      if (at.line) reportErrors([at], false); // only what the world's own code left unhandled
+    });
+    host.postMessage({ fabula: "ui", id: 0, method: "ready", args: [] }, "*");
+    var result = window.FabulaCompile.compile(data.files || {}, { entry: entry });
+    if (result.css) {
+      var style = document.createElement("style");
+      style.textContent = result.css;
+      document.head.appendChild(style);
+    }
+    if (!result.ok) {
+      fail(word("uiCompileFailed", "The world's UI does not compile:"), result.errors.concat(warnings));
+      return;
+    }
+    var bundle = window.FabulaCompile.bundle(result.modules);
+    loaded.url = URL.createObjectURL(new Blob([bundle.code], { type: "text/javascript" }));
+    loaded.locate = bundle.locate;
+    var script = document.createElement("script");
+    script.src = loaded.url;
+    script.onload = function () { start(entry, warnings); };
+    script.onerror = function () {
+      fail(word("uiLoadFailed", "The world's UI failed to load:"), [{ path: entry, line: 0, column: 0, message: "the compiled script was refused" }]);
+    };
+    document.head.appendChild(script);
+  }
+
+  window.FabulaSandbox = { define: define, boot: boot };
 })();

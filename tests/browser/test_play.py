@@ -332,11 +332,15 @@ def test_custom_ui_runs_sandboxed_and_talks_by_rpc(browser: Any, server: dict[st
     assert ui.locator("#probe").text_content() == "EvalError EvalError"
     frame = next(f for f in page.frames if f != page.main_frame)
     probes = frame.evaluate(
-        """() => {
+        """async () => {
           const attempt = (fn) => { try { return String(fn()); } catch (e) { return e.name; } };
+          // fetch is seed 004's shim: /api/… calls off its list answer 403 from the host page,
+          // anything else is refused in the frame; neither reaches the network.
+          const settle = (p) => p.then((r) => r.status, (e) => e.name);
           return {
             parent: typeof window.parent,
-            fetch: attempt(() => fetch('/api/health')),
+            fetch: await settle(fetch('/api/health')),
+            fetchOut: await settle(fetch('https://example.com/x')),
             cookie: attempt(() => document.cookie),
             storage: attempt(() => window.localStorage.length),
             origin: window.origin,
@@ -345,7 +349,8 @@ def test_custom_ui_runs_sandboxed_and_talks_by_rpc(browser: Any, server: dict[st
     )
     assert probes == {
         "parent": "undefined",
-        "fetch": "Error",
+        "fetch": 403,
+        "fetchOut": "TypeError",
         "cookie": "SecurityError",
         "storage": "SecurityError",
         "origin": "null",

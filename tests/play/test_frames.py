@@ -28,6 +28,8 @@ VALID = {
     "demo_step": {},
     "sync": {"last_message_id": 4},
     "history": {"before": 4, "limit": 20},
+    "set_variable": {"variable": "health", "value": 50},
+    "inject_context": {"text": "It rains.", "position": "bottom", "duration": 2},
 }
 
 

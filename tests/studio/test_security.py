@@ -64,7 +64,8 @@ ITEM_MODELS: tuple[type[WorldItem] | type[RootComponentFile], ...] = (
 ID_KWARGS = {"world_id", "pk", "version_id", "token_id"}
 # Every id a URL may take. A new one must be added here, and to the scenarios when it names
 # something of the studio; play's sessions and personas are checked in tests/play.
-KNOWN_KWARGS = ID_KWARGS | {"key", "session_id", "persona_id", "message_id", "ref"}
+# A table's invitation ``token`` is play's too (tests/play/test_tables.py).
+KNOWN_KWARGS = ID_KWARGS | {"key", "session_id", "persona_id", "message_id", "ref", "token"}
 # An evaluation of the world, one of its games, an export format and a plot (studio.evaluations).
 KNOWN_KWARGS |= {"evaluation_id", "game_id", "fmt", "name"}
 # A run of the world's tests (studio.worldtests).
