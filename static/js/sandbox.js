@@ -397,7 +397,8 @@
       }),
       state.isStreaming
         ? h("button", { type: "button", onClick: api.stopGeneration }, "■")
-        : h("button", { type: "submit" }, "➤"));
+        // A click, not a form submission: a frame without allow-forms never fires "submit".
+        : h("button", { type: "submit", onClick: submit }, "➤"));
   }
 
   function Chat(props) {
