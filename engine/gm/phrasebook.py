@@ -73,17 +73,23 @@ def language_code(language: str | None) -> str:
     return code if code in LANGUAGES else "en"
 
 
-@lru_cache(maxsize=8)
-def phrasebook(language: str | None) -> Phrasebook:
-    """The phrasebook of a language tag, its missing templates taken from English."""
+@lru_cache(maxsize=32)
+def load_book(kind: str, language: str | None) -> Phrasebook:
+    """``lexicon/<kind>.<lang>.json`` as a phrasebook of a language tag ("es-ES" → es, English
+    when unknown), its missing templates taken from English; word lists are not."""
     code = language_code(language)
-    data = _load(code)
-    base = _load("en") if code != "en" else data
+    data = _load(kind, code)
+    base = _load(kind, "en") if code != "en" else data
     templates = {**base["templates"], **data["templates"]}
     words = {k: tuple(v) for k, v in data.get("words", {}).items()}
     return Phrasebook(code, templates, words, data.get("tables", {}))
 
 
-def _load(code: str) -> dict[str, Any]:
-    path = LEXICON_DIR / f"master.{code}.json"
+def phrasebook(language: str | None) -> Phrasebook:
+    """The master's phrasebook (``master.<lang>.json``)."""
+    return load_book("master", language)
+
+
+def _load(kind: str, code: str) -> dict[str, Any]:
+    path = LEXICON_DIR / f"{kind}.{code}.json"
     return dict(json.loads(path.read_text(encoding="utf-8")))

@@ -12,30 +12,14 @@ English; word lists do not, since words are a language's own.
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from typing import Any
-
 from engine.gm.mentions import mentions
-from engine.gm.phrasebook import Phrasebook, language_code
-from engine.gm.words import LANGUAGES, LEXICON_DIR
+from engine.gm.phrasebook import Phrasebook, load_book
 from engine.gm.world import TRUST_LEVELS, TrustLevel
 
 
-@lru_cache(maxsize=len(LANGUAGES))
 def talkbook(language: str | None) -> Phrasebook:
     """The talk phrasebook of a language tag ("es-ES" → es; English when unknown)."""
-    code = language_code(language)
-    data = _load(code)
-    base = _load("en") if code != "en" else data
-    templates = {**base["templates"], **data["templates"]}
-    words = {k: tuple(v) for k, v in data.get("words", {}).items()}
-    return Phrasebook(code, templates, words, data.get("tables", {}))
-
-
-def _load(code: str) -> dict[str, Any]:
-    path = LEXICON_DIR / f"talk.{code}.json"
-    return dict(json.loads(path.read_text(encoding="utf-8")))
+    return load_book("talk", language)
 
 
 def pick(book: Phrasebook, key: str, level: TrustLevel | None = None) -> str:
