@@ -3,7 +3,9 @@
 A session's total is the sum of its messages' usage, each message counted as the player sees it
 (the version shown of a swiped reply), so the total the header shows is the sum of the costs on
 the bubbles. It is summed by the database in one query, never by loading the messages: a long
-session holds thousands, each with a state snapshot.
+session holds thousands, each with a state snapshot. What a world's UI asked of the model with
+``ai.complete`` (``UiCompletion``, play.ui_ai) is the session's spending too: its tokens and
+cost are added to the totals (they belong to no message, so no bubble shows them).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from django.db.models import Sum
 
-from play.models import Message
+from play.models import Message, UiCompletion
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +27,13 @@ def session_usage(session_id: Any) -> dict[str, Any]:
     sums = Message.objects.filter(session_id=session_id).aggregate(
         cost=Sum("cost"), **{name: Sum(name) for name in TOKEN_FIELDS}
     )
-    totals: dict[str, Any] = {name: int(sums[name] or 0) for name in TOKEN_FIELDS}
-    totals["cost"] = float(sums["cost"] or 0)
+    ui = UiCompletion.objects.filter(session_id=session_id).aggregate(
+        cost=Sum("cost"), input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens")
+    )
+    totals: dict[str, Any] = {
+        name: int(sums[name] or 0) + int(ui.get(name) or 0) for name in TOKEN_FIELDS
+    }
+    totals["cost"] = float((sums["cost"] or 0) + (ui["cost"] or 0))
     return totals
 
 

@@ -99,6 +99,9 @@ class Session(models.Model):
     branched_from = models.ForeignKey(
         "Message", models.SET_NULL, null=True, blank=True, related_name="branches"
     )
+    # The player's pick between the site's model and their own provider (play.ui_models):
+    # "" = their own provider when they have one, "official" = the site's key and model.
+    provider_preference = models.CharField(max_length=8, blank=True, default="")
     # The turn writing a reply now (play.recovery): who claimed the session, when it last beat,
     # and a fencing version bumped by every claim and takeover. A turn commits only if the
     # version is still the one it claimed, so a turn that lost the session cannot overwrite.
@@ -350,3 +353,14 @@ class UiCompletion(models.Model):
 
     def __str__(self) -> str:
         return f"ai.complete in {self.session_id} ({self.model})"
+
+
+class ModelPins(models.Model):
+    """The models a player pinned in a world UI's model picker (seed 004 ``pinModel``)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, models.CASCADE, related_name="model_pins")
+    pinned = models.JSONField(default=list)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"model pins of user {self.user_id}"

@@ -143,8 +143,8 @@ def answering_model(session: Session, world: WorldDefinition) -> tuple[str, str]
 
 
 def _own_setting(session: Session) -> ProviderSetting | None:
-    if session.owner_id is None:
-        return None
+    if session.owner_id is None or session.provider_preference == "official":
+        return None  # a guest, or a player who switched this session to the site's model
     return ProviderSetting.objects.filter(user_id=session.owner_id).first()
 
 

@@ -6,10 +6,14 @@ sandboxed frame itself, which has no cookie) cannot call them. Refusals are JSON
 ``{"error", "field"}`` with status 400, so the host hands them to the frame's console.
 
 * ``info/`` (GET): what the snapshot adds to the live state: the entries the UI may read
-  (play.ui_api), the world's own assets by ``@asset:`` reference, the model that answers, and
-  the UI's storage in both scopes.
+  (play.ui_api), the world's own assets by ``@asset:`` reference, the model that answers (and
+  ``preferredProvider``), the UI's storage in both scopes, and ``currentUser``.
 * ``complete/`` (POST, JSON): ``ai.complete`` (play.ui_ai).
 * ``storage/`` (POST, JSON ``{scope, key, value}``; ``value`` is JSON text, null removes).
+* ``sessions/`` (POST, JSON ``{action, worldId?, sessionId?}``): listSessions, createSession,
+  deleteSession, restartChat, getBranchContext (play.ui_sessions).
+* ``models/`` (POST, JSON ``{action, model?, provider?}``): getModels, setModel, pinModel,
+  unpinModel, setPreferredProvider (play.ui_models).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from play import providers, quota, ui_ai, ui_storage
+from play import ui_models as ui_models_module
+from play import ui_sessions as ui_sessions_module
 from play.errors import PlayError
 from play.models import Session
 from play.sessions import world_of
@@ -61,8 +67,18 @@ def ui_info(request: HttpRequest, session_id: uuid.UUID) -> JsonResponse:
             "storage": ui_storage.read_storage(session),
             "model": {"provider": kind, "name": model},
             "language": world.language or get_language() or "en",
+            "preferredProvider": ui_models_module.preferred_provider(session),
+            "currentUser": current_user(request),
         }
     )
+
+
+def current_user(request: HttpRequest) -> dict[str, Any] | None:
+    """Seed 004's ``currentUser``: the signed-in player, null for a guest."""
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    return {"id": str(user.pk), "name": user.get_username(), "image": None}
 
 
 def world_assets(session: Session) -> dict[str, str]:
@@ -102,3 +118,28 @@ def ui_storage_write(request: HttpRequest, session_id: uuid.UUID) -> JsonRespons
     except PlayError as exc:
         return _refused(exc)
     return JsonResponse({"scope": scope, "data": data})
+
+
+def _object(request: HttpRequest) -> dict[str, Any]:
+    body = _body(request)
+    if not isinstance(body, dict):
+        raise PlayError("the request must be a JSON object", field="$")
+    return body
+
+
+@require_POST
+def ui_sessions(request: HttpRequest, session_id: uuid.UUID) -> JsonResponse:
+    session = session_for(request, session_id)
+    try:
+        return JsonResponse(ui_sessions_module.answer(session, _object(request)))
+    except PlayError as exc:
+        return _refused(exc)
+
+
+@require_POST
+def ui_models(request: HttpRequest, session_id: uuid.UUID) -> JsonResponse:
+    session = session_for(request, session_id)
+    try:
+        return JsonResponse(ui_models_module.answer(session, _object(request)))
+    except PlayError as exc:
+        return _refused(exc)

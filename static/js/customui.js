@@ -290,6 +290,8 @@
         variables: client.values,
         entries: api.info.entries || [],
         selectedModel: (api.info.model && api.info.model.name) || "",
+        preferredProvider: api.info.preferredProvider === "private" ? "private" : "official",
+        currentUser: api.info.currentUser || null,
         worldName: client.config.worldName || "",
         worldId: String(client.config.worldId || ""),
         sessionId: client.config.sessionId,
@@ -306,7 +308,7 @@
         capabilities: {
           canSendMessage: true,
           canPersistSession: !client.config.isGuest,
-          canUseSessionApis: true,
+          canUseSessionApis: !client.config.isGuest,
           requiresAuth: false,
         },
         bgmVolume: audio ? audio.getVolume("bgm") : 0,
@@ -475,11 +477,65 @@
         if (!isText(key, 200) || !key || !isJson(value, 60000)) throw new Refused("storage.set: bad item");
         return api.store(scope, key, JSON.stringify(value));
       },
+      // Session management and models (play/ui_sessions.py, play/ui_models.py): the player's own
+      // sessions of this world and the models they may use; a guest preview is refused here
+      // and again on the server.
+      listSessions: function (worldId) {
+        return sessionCall({ action: "list", worldId: worldIdArg(worldId) }).then(function (b) { return b.sessions || []; });
+      },
+      createSession: function (worldId) {
+        return sessionCall({ action: "create", worldId: worldIdArg(worldId) }).then(function (b) { return b.id; });
+      },
+      deleteSession: function (sessionId) {
+        if (!isText(sessionId, 64) || !sessionId) throw new Refused("deleteSession: bad session id");
+        return sessionCall({ action: "delete", sessionId: sessionId }).then(function (b) {
+          if (b.current && b.url) window.location.assign(b.url);
+          return null;
+        });
+      },
+      restartChat: function () {
+        return sessionCall({ action: "restart" }).then(function (b) {
+          window.location.assign(b.url);
+          return b.id;
+        });
+      },
+      getBranchContext: function () { return sessionCall({ action: "branch" }); },
+      getModels: function () { return modelCall({ action: "list" }); },
+      setModel: function (model) { return modelCall({ action: "set", model: modelArg(model) }).then(modelChanged); },
+      pinModel: function (model) { return modelCall({ action: "pin", model: modelArg(model) }); },
+      unpinModel: function (model) { return modelCall({ action: "unpin", model: modelArg(model) }); },
+      setPreferredProvider: function (provider) {
+        if (provider !== "official" && provider !== "private") throw new Refused("setPreferredProvider: 'official' or 'private'");
+        return modelCall({ action: "provider", provider: provider }).then(function (b) {
+          if (b.ok) modelChanged(b);
+          return b.ok ? { ok: true, provider: b.provider } : { ok: false, error: String(b.error || "refused") };
+        });
+      },
       storageRemove: function (key, scope) {
         if (!isText(key, 200) || !key) throw new Refused("storage.remove: bad key");
         return api.store(scope, key, null);
       },
     };
+
+    function sessionApis() {
+      if (client.config.isGuest) throw new Refused("not available in a guest preview: sign in to keep sessions and models");
+    }
+    function sessionCall(body) { sessionApis(); return api.post("sessions/", body); }
+    function modelCall(body) { sessionApis(); return api.post("models/", body); }
+    function worldIdArg(v) {
+      if (!isText(v, 100) || !v) throw new Refused("bad world id");
+      return v;
+    }
+    function modelArg(v) {
+      if (!isText(v, 200) || !v.trim()) throw new Refused("bad model id");
+      return v;
+    }
+    function modelChanged(b) {
+      api.info.model = { provider: b.providerKind, name: b.selectedModel };
+      api.info.preferredProvider = b.preferredProvider;
+      sendSnapshot();
+      return null;
+    }
 
     // Seed 004's fetch('/api/…') shim: the calls that make sense here, answered by the members
     // above; anything else is refused, and nothing reaches the network.

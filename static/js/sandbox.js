@@ -4,7 +4,8 @@
  * renders the entry file's default export with React 18, and gives it useYumina() /
  * window.yumina: the game state the host page sends by postMessage, and methods that post
  * small RPC requests back. The host validates every request; nothing here is trusted by it.
- * Built-ins in scope: Chat, MessageList, MessageInput, ChatCanvas, Icons, useAssetFont,
+ * Built-ins in scope: Chat, MessageList, MessageInput, ChatCanvas, ModelPickerModal,
+ * ModelTrigger, Icons, useAssetFont,
  * useYumina, React. Compile and runtime errors of the world's code go to the host as
  * "uiError" (path, line, column), which shows them and falls back to the built-in chat.
  */
@@ -135,12 +136,6 @@
 
   // --- the API ---------------------------------------------------------------------------------
 
-  function unsupported(name) {
-    return function () {
-      return Promise.reject(new Error(name + " is not available in Fabula's sandbox"));
-    };
-  }
-
   var api = {
     sendMessage: function (text) { fire("sendMessage", [String(text)]); },
     editMessage: function (id, content) { return call("editMessage", [Number(id), String(content)]); },
@@ -148,16 +143,17 @@
     regenerateMessage: function (id) { fire("regenerateMessage", [id === undefined ? null : Number(id)]); },
     continueLastMessage: function () { fire("continueLastMessage", []); },
     stopGeneration: function () { fire("stopGeneration", []); },
-    restartChat: function () { console.warn("[yumina] restartChat is not available"); },
+    restartChat: function () { fire("restartChat", []); },
     swipeMessage: function (id, direction) { return call("swipeMessage", [Number(id), direction]); },
     setComposerDraft: function (text) { state.composerDraft = String(text || ""); emit(); },
     clearPendingChoices: function () { state.pendingChoices = []; emit(); },
     revertToMessage: function (id) { return call("revertToMessage", [Number(id)]); },
     branchFromMessage: function (id) { return call("branchFromMessage", [Number(id)]); },
-    getBranchContext: unsupported("getBranchContext"),
-    createSession: unsupported("createSession"),
-    deleteSession: unsupported("deleteSession"),
-    listSessions: unsupported("listSessions"),
+    // The player's own sessions of this world only (the host and play/ui_sessions.py check).
+    getBranchContext: function () { return call("getBranchContext", []); },
+    createSession: function (worldId) { return call("createSession", [String(worldId)]); },
+    deleteSession: function (sessionId) { return call("deleteSession", [String(sessionId)]).then(function () {}); },
+    listSessions: function (worldId) { return call("listSessions", [String(worldId)]); },
     navigate: function (path) { fire("navigate", [String(path)]); },
     saveCheckpoint: function (name) { return call("saveCheckpoint", [name === undefined ? "" : String(name)]); },
     loadCheckpoints: function () { return Promise.resolve(); },
@@ -188,19 +184,12 @@
       return state.entries.find(function (e) { return e.id === name; }) ||
         state.entries.find(function (e) { return e.name === name; }) || null;
     },
-    setModel: function () { console.warn("[yumina] setModel is not available"); },
-    // The model is the site's or the player's choice, never the world UI's: it may only look.
-    getModels: function () {
-      var model = state.selectedModel;
-      return Promise.resolve({
-        models: model ? [{ id: model, name: model, provider: state.preferredProvider, contextLength: 0 }] : [],
-        pinnedModels: [],
-        recentlyUsed: model ? [model] : [],
-      });
-    },
-    pinModel: function () {},
-    unpinModel: function () {},
-    setPreferredProvider: unsupported("setPreferredProvider"),
+    // Only models the player may use: the site's or their own provider's (play/ui_models.py).
+    setModel: function (modelId) { return quiet(call("setModel", [String(modelId)])); },
+    getModels: function () { return call("getModels", []); },
+    pinModel: function (modelId) { return quiet(call("pinModel", [String(modelId)])); },
+    unpinModel: function (modelId) { return quiet(call("unpinModel", [String(modelId)])); },
+    setPreferredProvider: function (provider) { return call("setPreferredProvider", [String(provider)]); },
     onChange: function (cb) { return typeof cb === "function" ? subscribe(cb) : function () {}; },
     offChange: function (cb) {
       listeners = listeners.filter(function (l) { return l !== cb; });
@@ -407,15 +396,62 @@
       h(MessageList, { renderBubble: props.renderBubble }), props.children || null, h(MessageInput, null));
   }
 
-  function Nothing() { return null; }
+  // Seed 004's model picker: a trigger showing the selected model, and a modal listing
+  // getModels(); a choice calls setModel. Text only: model names are never HTML.
+  function ModelPickerModal(props) {
+    props = props || {};
+    var loaded = React.useState(null);
+    var failed = React.useState("");
+    var open = props.open !== false;
+    React.useEffect(function () {
+      if (!open) return;
+      api.getModels().then(function (m) { loaded[1](m); }, function (e) { failed[1](String(e.message)); });
+    }, [open]);
+    if (!open) return null;
+    function close() { if (typeof props.onClose === "function") props.onClose(); }
+    function choose(id) {
+      return function () {
+        api.setModel(id).then(function () {
+          if (typeof props.onSelect === "function") props.onSelect(id);
+          close();
+        }, function (e) { failed[1](String(e.message)); });
+      };
+    }
+    var models = loaded[0] ? loaded[0].models || [] : [];
+    var pinned = loaded[0] ? loaded[0].pinnedModels || [] : [];
+    return h("div", { className: "fy-model-modal", role: "dialog", "aria-modal": "true" },
+      h("div", { className: "fy-model-box" },
+        h("button", { type: "button", className: "fy-model-close", "aria-label": word("close", "Close"), onClick: close }, "×"),
+        failed[0] ? h("p", { className: "fy-model-error" }, failed[0]) : null,
+        !loaded[0] && !failed[0] ? h("p", null, "…") : null,
+        loaded[0] && !models.length ? h("p", null, word("noModels", "No models to choose from.")) : null,
+        h("ul", { className: "fy-model-list" }, models.map(function (m) {
+          var selected = m.id === state.selectedModel;
+          return h("li", { key: m.provider + ":" + m.id },
+            h("button", { type: "button", className: "fy-model-option" + (selected ? " is-selected" : ""),
+              "data-model": m.id, "aria-pressed": selected ? "true" : "false", onClick: choose(m.id) },
+              (pinned.indexOf(m.id) >= 0 ? "★ " : "") + m.name,
+              h("small", null, " · " + m.provider)));
+        }))));
+  }
+
+  function ModelTrigger(props) {
+    useYumina();
+    props = props || {};
+    var open = React.useState(false);
+    return h(React.Fragment, null,
+      h("button", { type: "button", className: "fy-model-trigger" + (props.className ? " " + props.className : ""),
+        onClick: function () { open[1](true); } }, state.selectedModel || word("chooseModel", "Choose a model")),
+      open[0] ? h(ModelPickerModal, { open: true, onClose: function () { open[1](false); }, onSelect: props.onSelect }) : null);
+  }
 
   var builtins = {
     Chat: Chat,
     ChatCanvas: Chat,
     MessageList: MessageList,
     MessageInput: MessageInput,
-    ModelPickerModal: Nothing,
-    ModelTrigger: Nothing,
+    ModelPickerModal: ModelPickerModal,
+    ModelTrigger: ModelTrigger,
     useAssetFont: function () {},
     useYumina: useYumina,
     Icons: {},
