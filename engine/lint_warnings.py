@@ -301,7 +301,7 @@ def _breakpoint_warnings(world: WorldDefinition, refs: References) -> list[Tripl
 
 
 def _above_breakpoint(entry: Entry, refs: References) -> bool:
-    # engine.prompt._place_entries: conditional or switchable entries go below the breakpoint.
+    # engine.prompt_layout.place_entries: conditional or switchable entries go below the breakpoint.
     return (
         entry.section in ("system-presets", "examples")
         and entry.role != "greeting"

@@ -27,38 +27,25 @@ Semantics, as decided here:
   scanned; ``excludeRecursion`` entries can only fire from the chat. Secondary keywords may be
   satisfied by the chat or by recursed content.
 
-The matcher: all keywords of one case group go into a trie, emitted as a single regular
-expression wrapped in a lookahead, ``(?=(trie))``, and run with ``finditer``. The lookahead
-tries every start position (so overlapping keywords are all found) and the greedy trie reports
-the longest keyword starting there; the shorter keywords that are prefixes of it are added from
-a table built at compile time. The regex engine's cost grows with the text, not with the number
-of keywords. Results are memoised per text (chat messages and entry contents recur turn after
-turn), so a turn only pays for the text it has not seen.
+The matcher (``engine.lorebook_matcher``): all keywords of one case group go into a trie, run as
+a single lookahead regex, so the regex engine's cost grows with the text, not with the number of
+keywords. Results are memoised per text (chat messages and entry contents recur turn after
+turn), so a turn only pays for the text it has not seen. The compiled world and its cache are
+``engine.lorebook_index``'s; ``Lorebook`` and ``compile_lorebook`` are importable from here.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
-import threading
-from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine.conditions import check_conditions, describe_conditions
-from engine.macros import character_name
+from engine.lorebook_index import CompiledEntry
+from engine.lorebook_index import Hits as Hits
+from engine.lorebook_index import Lorebook as Lorebook
+from engine.lorebook_index import compile_lorebook as compile_lorebook
 from engine.session import Message
-from engine.tokens import NO_SPACE_SCRIPTS
-from engine.world import Entry, SetEffect, ToggleEntryAction, WorldDefinition
-
-_WORD_CHAR = re.compile(rf"[^\W{NO_SPACE_SCRIPTS}]")
-_MAX_TRIE_KEYWORD = 64  # longer keywords are searched one by one (keeps the regex shallow)
-_MEMO_SIZE = 10_000  # texts per lorebook; a 500-message chat and its fired entries fit
-_CACHE_SIZE = 16
-# (every keyword id found, the ids among them with a whole-word occurrence)
-Hits = tuple[tuple[int, ...], tuple[int, ...]]
-_NO_HITS: Hits = ((), ())
 
 
 class Fired(NamedTuple):
@@ -69,199 +56,6 @@ class Fired(NamedTuple):
 
     def to_dict(self) -> dict[str, str]:
         return {"entry": self.entry_id, "reason": self.reason}
-
-
-@dataclass(frozen=True, slots=True)
-class _Keyword:
-    text: str  # whitespace-normalised; lower-cased unless case-sensitive
-    check_left: bool
-    check_right: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _CompiledEntry:
-    """An entry with the fields the scan reads flattened out (it reads them thousands of times)."""
-
-    index: int
-    entry: Entry
-    id: str
-    enabled: bool
-    whole: bool
-    conditional: bool
-    exclude: bool
-    prevent: bool
-    primary_pairs: tuple[tuple[int, str], ...]  # (keyword id, keyword as written)
-    secondary_pairs: tuple[tuple[int, str], ...]
-    secondary: tuple[int, ...]
-    logic: str
-
-
-class _Matcher:
-    """Every keyword of one case group; ``find`` maps keyword id → has a whole-word match."""
-
-    def __init__(self, ids: dict[str, int], keywords: list[_Keyword], case_sensitive: bool):
-        self.case_sensitive = case_sensitive
-        self.keywords = keywords
-        self.ids = ids
-        short = {text: kid for text, kid in ids.items() if len(text) <= _MAX_TRIE_KEYWORD}
-        self.long = [(text, kid) for text, kid in ids.items() if len(text) > _MAX_TRIE_KEYWORD]
-        self.prefixes: dict[int, tuple[int, ...]] = {}
-        self.regex: re.Pattern[str] | None = None
-        if short:
-            trie = _build_trie(short)
-            self.prefixes = _prefix_table(trie, short)
-            self.regex = _compile_uncached("(?=(" + _trie_pattern(trie) + "))")
-
-    def normalise(self, text: str) -> str:
-        text = " ".join(text.split())
-        return text if self.case_sensitive else text.lower()
-
-    def find(self, text: str, hits: dict[int, bool]) -> None:
-        norm = self.normalise(text)
-        keywords, ids, prefixes = self.keywords, self.ids, self.prefixes
-        if self.regex is not None:
-            for match in self.regex.finditer(norm):
-                start = match.start()
-                for kid in prefixes[ids[match.group(1)]]:
-                    if not hits.get(kid):
-                        kw = keywords[kid]
-                        hits[kid] = _bounded(norm, start, start + len(kw.text), kw)
-        for text_, kid in self.long:
-            start = norm.find(text_)
-            while start != -1 and not hits.get(kid):
-                hits[kid] = _bounded(norm, start, start + len(text_), keywords[kid])
-                start = norm.find(text_, start + 1)
-
-
-class Lorebook:
-    """A world compiled for scanning: keyword matcher, entry tables, defaults, ``{{char}}``."""
-
-    def __init__(self, world: WorldDefinition):
-        self.world = world
-        self.char_name = character_name(world)
-        self.defaults: dict[str, Any] = {v.id: v.default_value for v in world.variables}
-        self.dynamic_ids = _toggled_entry_ids(world)
-        self.entries: list[_CompiledEntry] = []
-        self.always: list[int] = []
-        self.condition_only: list[int] = []
-        self.keywords: list[_Keyword] = []
-        ci_ids: dict[str, int] = {}
-        cs_ids: dict[str, int] = {}
-        primary_of: list[list[int]] = []
-        secondary_of: list[list[int]] = []
-
-        def keyword_id(raw: str, case_sensitive: bool) -> int | None:
-            text = " ".join(raw.split())
-            if not text:
-                return None
-            ids = cs_ids if case_sensitive else ci_ids
-            key = text if case_sensitive else text.lower()
-            if key not in ids:
-                ids[key] = len(self.keywords)
-                self.keywords.append(_Keyword(key, _is_word_char(key[0]), _is_word_char(key[-1])))
-                primary_of.append([])
-                secondary_of.append([])
-            return ids[key]
-
-        for index, entry in enumerate(world.entries):
-            primary: list[tuple[int, str]] = []
-            secondary: list[tuple[int, str]] = []
-            if entry.role != "greeting" and entry.section == "chat-history":
-                for raw in entry.keywords:
-                    kid = keyword_id(raw, entry.case_sensitive)
-                    if kid is not None and kid not in (p[0] for p in primary):
-                        primary.append((kid, raw))
-                        primary_of[kid].append(index)
-                if primary:
-                    for raw in entry.secondary_keywords:
-                        kid = keyword_id(raw, entry.case_sensitive)
-                        if kid is not None and kid not in (s[0] for s in secondary):
-                            secondary.append((kid, raw))
-                            secondary_of[kid].append(index)
-                elif entry.conditions:
-                    self.condition_only.append(index)
-            elif entry.role != "greeting":
-                self.always.append(index)
-            self.entries.append(
-                _CompiledEntry(
-                    index=index,
-                    entry=entry,
-                    id=entry.id,
-                    enabled=entry.enabled,
-                    whole=entry.match_whole_words,
-                    conditional=bool(entry.conditions),
-                    exclude=entry.exclude_recursion,
-                    prevent=entry.prevent_recursion,
-                    logic=entry.secondary_keyword_logic,
-                    primary_pairs=tuple(primary),
-                    secondary_pairs=tuple(secondary),
-                    secondary=tuple(s[0] for s in secondary),
-                )
-            )
-        self.primary_of = [tuple(x) for x in primary_of]
-        self.secondary_of = [tuple(x) for x in secondary_of]
-        self.matchers = [
-            _Matcher(ids, self.keywords, case_sensitive)
-            for ids, case_sensitive in ((ci_ids, False), (cs_ids, True))
-            if ids
-        ]
-        self._memo: dict[str, Hits] = {}
-        self._memo_lock = threading.Lock()
-        self._sources: dict[int, tuple[dict[int, str], dict[int, str]]] = {}
-        # Other modules' per-world derived data (e.g. the prompt's static format text).
-        self.derived: dict[str, Any] = {}
-
-    def hits(self, text: str) -> Hits:
-        """Keyword ids found in ``text``, and those with a whole-word occurrence (memoised)."""
-        found = self._memo.get(text)
-        if found is not None:
-            return found
-        seen: dict[int, bool] = {}
-        for matcher in self.matchers:
-            matcher.find(text, seen)
-        found = (tuple(seen), tuple(k for k, whole in seen.items() if whole)) if seen else _NO_HITS
-        with self._memo_lock:
-            if len(self._memo) >= _MEMO_SIZE:
-                for stale in list(itertools.islice(self._memo, _MEMO_SIZE // 4)):
-                    self._memo.pop(stale, None)
-            self._memo[text] = found
-        return found
-
-    def content_sources(self, index: int) -> tuple[dict[int, str], dict[int, str]]:
-        """For recursion: keyword ids in an entry's content → its id (all, whole-word)."""
-        sources = self._sources.get(index)
-        if sources is None:
-            found, whole = self.hits(self.entries[index].entry.content)
-            entry_id = self.entries[index].id
-            sources = (dict.fromkeys(found, entry_id), dict.fromkeys(whole, entry_id))
-            self._sources[index] = sources
-        return sources
-
-    def clear_memo(self) -> None:
-        """Forget every memoised match (the benchmark's cold runs)."""
-        with self._memo_lock:
-            self._memo.clear()
-            self._sources.clear()
-
-
-_cache: OrderedDict[str, Lorebook] = OrderedDict()
-_cache_lock = threading.Lock()
-
-
-def compile_lorebook(world: WorldDefinition) -> Lorebook:
-    """Compile ``world`` for scanning, or return the cached compilation of the same content."""
-    key = world.content_hash
-    with _cache_lock:
-        cached = _cache.get(key)
-        if cached is not None:
-            _cache.move_to_end(key)
-            return cached
-    compiled = Lorebook(world)
-    with _cache_lock:
-        _cache[key] = compiled
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return compiled
 
 
 def scan(
@@ -284,13 +78,13 @@ def scan(
     toggles = entry_toggles or {}
     fired: dict[int, str] = {}
 
-    def enabled(c: _CompiledEntry) -> bool:
+    def enabled(c: CompiledEntry) -> bool:
         return toggles.get(c.id, c.enabled) if toggles else c.enabled
 
-    def conditions_hold(c: _CompiledEntry) -> bool:
+    def conditions_hold(c: CompiledEntry) -> bool:
         return check_conditions(c.entry.conditions, c.entry.condition_logic, state)
 
-    def condition_reason(c: _CompiledEntry) -> str:
+    def condition_reason(c: CompiledEntry) -> str:
         described = describe_conditions(c.entry.conditions, c.entry.condition_logic, state)
         return "condition " + described
 
@@ -386,7 +180,7 @@ def scan(
     return [Fired(entries[i].id, fired[i]) for i in sorted(fired)]
 
 
-def _secondary_ok(c: _CompiledEntry, seen: Mapping[int, object]) -> bool:
+def _secondary_ok(c: CompiledEntry, seen: Mapping[int, object]) -> bool:
     matched = [kid in seen for kid in c.secondary]
     logic = c.logic
     if logic == "AND_ANY":
@@ -399,7 +193,7 @@ def _secondary_ok(c: _CompiledEntry, seen: Mapping[int, object]) -> bool:
 
 
 def _recursion_source(
-    c: _CompiledEntry, seen: Mapping[int, int | str], new: set[int]
+    c: CompiledEntry, seen: Mapping[int, int | str], new: set[int]
 ) -> tuple[str, str]:
     """The entry whose content fired ``c`` and the keyword it supplied (a new one first)."""
     pairs = (*c.primary_pairs, *c.secondary_pairs)
@@ -408,80 +202,3 @@ def _recursion_source(
         if isinstance(source, str):
             return source, text
     return "?", pairs[0][1]
-
-
-def _is_word_char(char: str) -> bool:
-    return _WORD_CHAR.match(char) is not None
-
-
-def _bounded(text: str, start: int, end: int, kw: _Keyword) -> bool:
-    if kw.check_left and start > 0 and _WORD_CHAR.match(text, start - 1):
-        return False
-    return not (kw.check_right and end < len(text) and _WORD_CHAR.match(text, end))
-
-
-def _toggled_entry_ids(world: WorldDefinition) -> frozenset[str]:
-    """Entries whose visibility rules or reactions can switch: their text is state-dependent."""
-    ids: set[str] = set()
-    for rule in world.rules:
-        ids.update(a.entry_id for a in rule.actions if isinstance(a, ToggleEntryAction))
-    for reaction in world.reactions or []:
-        for effect in reaction.then:
-            if isinstance(effect, SetEffect) and effect.path.startswith("@prompt.entry."):
-                ids.add(effect.path.removeprefix("@prompt.entry."))
-    return frozenset(ids)
-
-
-# --- the trie regex -----------------------------------------------------------------------
-
-_Trie = dict[str, Any]
-_END = ""  # key of the terminal marker; never a character
-
-
-def _build_trie(words: Iterable[str]) -> _Trie:
-    root: _Trie = {}
-    for word in words:
-        node = root
-        for char in word:
-            node = node.setdefault(char, {})
-        node[_END] = word
-    return root
-
-
-def _trie_pattern(node: _Trie) -> str:
-    """A regex matching exactly the trie's words, preferring the longest at each position."""
-    branches = [
-        re.escape(char) + _trie_pattern(child) for char, child in sorted(node.items()) if char
-    ]
-    if not branches:
-        return ""
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    if _END in node:
-        return (body if len(branches) > 1 else "(?:" + body + ")") + "?"
-    return body
-
-
-def _prefix_table(trie: _Trie, ids: dict[str, int]) -> dict[int, tuple[int, ...]]:
-    """For each word, itself and every shorter word that is a prefix of it."""
-    table: dict[int, tuple[int, ...]] = {}
-    for word, kid in ids.items():
-        node = trie
-        found: list[int] = []
-        for char in word:
-            node = node[char]
-            if _END in node:
-                found.append(ids[node[_END]])
-        table[kid] = tuple(reversed(found))
-    return table
-
-
-def _compile_uncached(pattern: str) -> re.Pattern[str]:
-    """Compile without entering ``re``'s module cache, which would keep every world's (large)
-    pattern alive long after its lorebook left our own cache."""
-    compiler = getattr(re, "_compiler", None)
-    compile_fn = getattr(compiler, "compile", None)
-    if callable(compile_fn):
-        compiled = compile_fn(pattern, 0)
-        if isinstance(compiled, re.Pattern):
-            return compiled
-    return re.compile(pattern)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from dataclasses import replace
 from typing import Any
 
@@ -23,6 +24,8 @@ from play.quota import scope_address
 from play.sessions import player_for
 from play.signouts import groups_for
 from play.table_relay import seat_group
+
+log = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -48,20 +51,16 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         )
         player = replace(player, time_zone=zone_from_scope(self.scope))
         session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
-        # Before the history is read, so no line of another player's turn falls in between;
-        # nothing reaches the socket before the access check (``play_seat`` waits for it).
-        self.seat_group = seat_group(session_id)
-        await self.channel_layer.group_add(self.seat_group, self.channel_name)
         try:
             self.joined, history = await handlers.join(session_id, player, self.channel_name)
         except SessionNotFound:
-            await self._leave_seat_group()
             await self.close(code=CLOSE_NOT_FOUND)
             return
         except SessionForbidden:
-            await self._leave_seat_group()
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        await self._join_seat_group(session_id)
+        await handlers.presence(session_id, +1)
         for text in history:  # the history, then its state when that needed frames of its own
             await self.send(text_data=text)
         self.forwarder = asyncio.ensure_future(self._forward(self.joined))
@@ -104,6 +103,18 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         for frame in event.get("frames", []):
             for text in framing.texts(frame):
                 await self.send(text_data=text)
+
+    async def _join_seat_group(self, session_id: str) -> None:
+        """Where another player's turn at this session's table reaches this socket. A channel
+        layer that is down right now (Redis restarting) costs only those lines until the next
+        reconnect or sync, which reads them from the history: never the socket itself."""
+        group = seat_group(session_id)
+        try:
+            await asyncio.wait_for(self.channel_layer.group_add(group, self.channel_name), 2.0)
+        except Exception:
+            log.warning("socket of session %s joined no seat group", session_id, exc_info=True)
+            return
+        self.seat_group = group
 
     async def _leave_seat_group(self) -> None:
         group, self.seat_group = self.seat_group, ""

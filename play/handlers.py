@@ -88,17 +88,17 @@ async def join(
     except BaseException:
         await relay.unsubscribe(sub)
         raise
-    await _presence(sid, +1)
     return joined, [text for frame in [first, *scene] for text in framing.texts(frame)]
 
 
 async def leave(joined: Joined) -> None:
     await relay.unsubscribe(joined.subscription)
-    await _presence(joined.session_id, -1)
+    await presence(joined.session_id, -1)
 
 
-async def _presence(session_id: str, delta: int) -> None:
-    """At a shared table, every player's list shows who has the game open (play.tables)."""
+async def presence(session_id: str, delta: int) -> None:
+    """At a shared table, every player's list shows who has the game open (play.tables): the
+    socket counts itself once it can hear the table (+1), and on leaving (-1)."""
     try:
         told = await database_sync_to_async(tables.set_presence)(session_id, delta)
     except Exception:

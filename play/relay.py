@@ -9,15 +9,17 @@ and only while another process has a socket on the session; other frames flush t
 deltas and go at once, in order. With each delta batch the pump stores the text so far, so a
 socket that connects to another process mid-turn starts from it and continues with the next
 batch without a gap.
+
+This module holds the in-process side (``Relay``, ``Hub``, ``Subscription``, ``RunningTurn``);
+the ``GroupPump`` and the rest of the cross-process side are ``play.relay_fanout``'s, the stored
+text so far ``play.partial_text``'s (all importable from here, as before).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,30 +28,28 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from play import frames, framing
-from play.locks import lock_backend, lock_ttl_ms
+from play.partial_text import PARTIAL_PREFIX as PARTIAL_PREFIX
+from play.partial_text import clear_partial as clear_partial
+from play.partial_text import load_partial as load_partial
+from play.partial_text import store_partial as store_partial
+from play.relay_fanout import COALESCE_INTERVAL as COALESCE_INTERVAL
+from play.relay_fanout import MAX_MERGED_DELTA_CHARS as MAX_MERGED_DELTA_CHARS
+from play.relay_fanout import PROCESS_ID as PROCESS_ID
+from play.relay_fanout import GroupPump as GroupPump
+from play.relay_fanout import coalesce_deltas as coalesce_deltas
+from play.relay_fanout import control_group_name as control_group_name
+from play.relay_fanout import group_name as group_name
+from play.relay_fanout import group_send_now, listen_for_stop
+from play.relay_fanout import mergeable as mergeable
+from play.relay_fanout import remote_listeners as remote_listeners
 
 log = logging.getLogger(__name__)
 
-PROCESS_ID = secrets.token_hex(8)
-COALESCE_INTERVAL = 0.1
 PRESENCE_INTERVAL = 1.0
-PARTIAL_PREFIX = "fabula:play:partial:"
 STOP_GRACE_SECONDS = 10.0
-# Deltas merged into one frame carry at most this many characters (6 bytes each once escaped,
-# at worst), so a merged backlog stays within framing.LIMIT.
-MAX_MERGED_DELTA_CHARS = 32_000
 
 Runner = Callable[["RunningTurn"], Awaitable[None]]
 _background: set[asyncio.Future[None]] = set()
-
-
-def group_name(session_id: str) -> str:
-    return f"play.{session_id}"
-
-
-def control_group_name(session_id: str) -> str:
-    """Where a stop asked for on another process goes: only the turn's own listener is in it."""
-    return f"play.ctl.{session_id}"
 
 
 def fanout_enabled() -> bool:
@@ -139,147 +139,6 @@ class Subscription:
                 self._last_seq[message_id] = int(frame["seq"])
             out.append(frames.encode(frame))
         return out
-
-
-class GroupPump:
-    """Forwards one session's frames to its channel-layer group, deltas coalesced.
-
-    Deltas wait in ``pending`` and go out as one merged batch per ``COALESCE_INTERVAL``, but only
-    while a socket of another process is in the group (the relay checks every
-    ``PRESENCE_INTERVAL``, for all sessions in one round trip); otherwise they keep waiting, so a
-    listener that joins later gets everything it missed in its first batch. Any other frame
-    flushes the pending deltas and goes at once, so order is kept and every process sees each
-    turn end. The text so far is stored with each batch sent, so it always ends exactly where
-    the next batch starts.
-    """
-
-    def __init__(self, session_id: str, hub: Hub) -> None:
-        self.session_id = session_id
-        self.group = group_name(session_id)
-        self.hub = hub
-        self.pending: list[dict[str, Any]] = []
-        self.outbox: asyncio.Queue[tuple[list[dict[str, Any]], dict[str, Any] | None] | None] = (
-            asyncio.Queue()
-        )
-        self.timer: asyncio.TimerHandle | None = None
-        self.sent_messages = 0
-        self.listeners = False  # kept up to date by Relay._watch_presence
-        self.task = asyncio.ensure_future(self._run())
-
-    def add(self, frame: dict[str, Any]) -> None:
-        if frame["type"] == "delta":
-            self.pending.append(frame)
-            if self.listeners:
-                self._arm()
-            return
-        self.outbox.put_nowait(self._take(frame))
-
-    def close(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-        if self.pending:
-            self.outbox.put_nowait(self._take(None))
-        self.outbox.put_nowait(None)
-
-    def _arm(self) -> None:
-        if self.timer is None:
-            self.timer = asyncio.get_running_loop().call_later(COALESCE_INTERVAL, self._due)
-
-    def _due(self) -> None:
-        self.timer = None
-        if self.pending:
-            self.outbox.put_nowait(([], None))  # a tick: send the deltas if anyone listens
-
-    def _take(
-        self, frame: dict[str, Any] | None
-    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        batch = coalesce_deltas(self.pending)
-        self.pending = []
-        running = self.hub.running
-        # Taken with the batch, so the stored text ends exactly where this batch ends.
-        partial = running.snapshot() if batch and running else None
-        return [*batch, frame] if frame is not None else batch, partial
-
-    def listeners_changed(self, present: bool) -> None:
-        """The relay found (or lost) sockets of other processes on this session."""
-        self.listeners = present
-        if present and self.pending:
-            self.outbox.put_nowait(([], None))
-
-    async def _run(self) -> None:
-        layer = get_channel_layer()
-        while True:
-            item = await self.outbox.get()
-            if item is None:
-                return
-            batch, partial = item
-            if not batch:  # a tick
-                if not self.pending:
-                    continue
-                if not self.listeners:
-                    continue  # kept pending; listeners_changed() sends them when one joins
-                batch, partial = self._take(None)
-            try:
-                if partial is not None:
-                    await store_partial(self.session_id, partial)
-                if any(f["type"] in ("message_done", "message_failed") for f in batch):
-                    await clear_partial(self.session_id)
-                await layer.group_send(
-                    self.group, {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
-                )
-                self.sent_messages += 1
-            except Exception:
-                log.exception("could not forward frames of session %s", self.session_id)
-
-
-async def remote_listeners(groups: list[str]) -> dict[str, bool]:
-    """For each group, whether a channel of another process is in it (channels_redis layers).
-
-    Channel names of one process share the layer's ``client_prefix``. One pipelined round trip
-    per Redis shard; any other kind of layer is assumed to have remote listeners everywhere.
-    """
-    layer = get_channel_layer()
-    group_key = getattr(layer, "_group_key", None)
-    prefix = getattr(layer, "client_prefix", None)
-    if group_key is None or prefix is None:
-        return dict.fromkeys(groups, True)
-    own = f"specific.{prefix}!".encode()
-    by_shard: dict[int, list[str]] = {}
-    for group in groups:
-        by_shard.setdefault(layer.consistent_hash(group), []).append(group)
-    found: dict[str, bool] = {}
-    for index, shard_groups in by_shard.items():
-        pipe = layer.connection(index).pipeline(transaction=False)
-        for group in shard_groups:
-            pipe.zrange(group_key(group), 0, -1)
-        for group, members in zip(shard_groups, await pipe.execute(), strict=True):
-            found[group] = any(not bytes(m).startswith(own) for m in members)
-    return found
-
-
-def coalesce_deltas(deltas: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Merge runs of consecutive deltas of one message into single frames."""
-    out: list[dict[str, Any]] = []
-    for d in deltas:
-        last = out[-1] if out else None
-        if last and mergeable(last, d):
-            last["text"] += d["text"]
-            last["seq"] = d["seq"]
-        else:
-            out.append(dict(d))
-    return out
-
-
-def mergeable(last: dict[str, Any], delta: dict[str, Any]) -> bool:
-    """Whether ``delta`` continues ``last`` and both fit in one frame."""
-    return (
-        last["message_id"] == delta["message_id"]
-        and last["seq"] + 1 == delta["first_seq"]
-        and len(last["text"]) + len(delta["text"]) <= MAX_MERGED_DELTA_CHARS
-    )
 
 
 class Hub:
@@ -389,7 +248,7 @@ class Relay:
             for piece in pieces:
                 hub.publish(piece)
         elif fanout_enabled():
-            task = asyncio.ensure_future(_group_send_now(session_id, pieces))
+            task = asyncio.ensure_future(group_send_now(session_id, pieces))
             _background.add(task)
             task.add_done_callback(_background.discard)
 
@@ -417,7 +276,7 @@ class Relay:
         return turn
 
     async def _run(self, turn: RunningTurn, runner: Runner) -> None:
-        listener = asyncio.ensure_future(_listen_for_stop(turn)) if fanout_enabled() else None
+        listener = asyncio.ensure_future(listen_for_stop(turn)) if fanout_enabled() else None
         try:
             await runner(turn)
         except Exception:
@@ -448,63 +307,6 @@ class Relay:
                 {"type": "play.control", "action": "stop", "origin": PROCESS_ID},
             )
         return False
-
-
-async def _group_send_now(session_id: str, batch: list[dict[str, Any]]) -> None:
-    try:
-        await get_channel_layer().group_send(
-            group_name(session_id), {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
-        )
-    except Exception:
-        log.exception("could not forward frames of session %s", session_id)
-
-
-async def _listen_for_stop(turn: RunningTurn) -> None:
-    """Take a stop asked for on another process (its socket is there, the turn is here)."""
-    layer = get_channel_layer()
-    channel = await layer.new_channel()
-    group = control_group_name(turn.session_id)
-    await layer.group_add(group, channel)
-    try:
-        while True:
-            message = await layer.receive(channel)
-            if message.get("type") == "play.control" and message.get("action") == "stop":
-                turn.request_stop()
-    finally:
-        with contextlib.suppress(Exception):
-            await asyncio.shield(layer.group_discard(group, channel))
-
-
-# --- the text so far, for sockets that join on another process ---------------------------------
-
-
-def _redis() -> Any:
-    backend = lock_backend()
-    return backend.client() if hasattr(backend, "client") else None
-
-
-async def store_partial(session_id: str, partial: dict[str, Any]) -> None:
-    client = _redis()
-    if client is not None:
-        await client.set(PARTIAL_PREFIX + session_id, json.dumps(partial), px=2 * lock_ttl_ms())
-
-
-async def clear_partial(session_id: str) -> None:
-    client = _redis()
-    if client is not None:
-        await client.delete(PARTIAL_PREFIX + session_id)
-
-
-async def load_partial(session_id: str) -> dict[str, Any] | None:
-    """The text so far of a turn running in another process, as its last batch left it."""
-    client = _redis()
-    if client is None:
-        return None
-    raw = await client.get(PARTIAL_PREFIX + session_id)
-    if not raw:
-        return None
-    data: dict[str, Any] = json.loads(raw)
-    return data
 
 
 relay = Relay()

@@ -1,0 +1,205 @@
+"""The cross-process part of the relay: the session's channel-layer group, the ``GroupPump``
+that forwards frames to it with deltas coalesced, and who listens in other processes.
+
+Only used when the channel layer spans processes (Redis); apart from ``play.relay``'s in-process
+hubs so each side can be read, and changed, without the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from channels.layers import get_channel_layer
+
+from play.partial_text import clear_partial, store_partial
+
+if TYPE_CHECKING:
+    from play.relay import Hub, RunningTurn
+
+# The relay's logger, as before the split, so log settings that name it keep working.
+log = logging.getLogger("play.relay")
+
+PROCESS_ID = secrets.token_hex(8)
+COALESCE_INTERVAL = 0.1
+# Deltas merged into one frame carry at most this many characters (6 bytes each once escaped,
+# at worst), so a merged backlog stays within framing.LIMIT.
+MAX_MERGED_DELTA_CHARS = 32_000
+
+
+def group_name(session_id: str) -> str:
+    return f"play.{session_id}"
+
+
+def control_group_name(session_id: str) -> str:
+    """Where a stop asked for on another process goes: only the turn's own listener is in it."""
+    return f"play.ctl.{session_id}"
+
+
+class GroupPump:
+    """Forwards one session's frames to its channel-layer group, deltas coalesced.
+
+    Deltas wait in ``pending`` and go out as one merged batch per ``COALESCE_INTERVAL``, but only
+    while a socket of another process is in the group (the relay checks every
+    ``PRESENCE_INTERVAL``, for all sessions in one round trip); otherwise they keep waiting, so a
+    listener that joins later gets everything it missed in its first batch. Any other frame
+    flushes the pending deltas and goes at once, so order is kept and every process sees each
+    turn end. The text so far is stored with each batch sent, so it always ends exactly where
+    the next batch starts.
+    """
+
+    def __init__(self, session_id: str, hub: Hub) -> None:
+        self.session_id = session_id
+        self.group = group_name(session_id)
+        self.hub = hub
+        self.pending: list[dict[str, Any]] = []
+        self.outbox: asyncio.Queue[tuple[list[dict[str, Any]], dict[str, Any] | None] | None] = (
+            asyncio.Queue()
+        )
+        self.timer: asyncio.TimerHandle | None = None
+        self.sent_messages = 0
+        self.listeners = False  # kept up to date by Relay._watch_presence
+        self.task = asyncio.ensure_future(self._run())
+
+    def add(self, frame: dict[str, Any]) -> None:
+        if frame["type"] == "delta":
+            self.pending.append(frame)
+            if self.listeners:
+                self._arm()
+            return
+        self.outbox.put_nowait(self._take(frame))
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.pending:
+            self.outbox.put_nowait(self._take(None))
+        self.outbox.put_nowait(None)
+
+    def _arm(self) -> None:
+        if self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(COALESCE_INTERVAL, self._due)
+
+    def _due(self) -> None:
+        self.timer = None
+        if self.pending:
+            self.outbox.put_nowait(([], None))  # a tick: send the deltas if anyone listens
+
+    def _take(
+        self, frame: dict[str, Any] | None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        batch = coalesce_deltas(self.pending)
+        self.pending = []
+        running = self.hub.running
+        # Taken with the batch, so the stored text ends exactly where this batch ends.
+        partial = running.snapshot() if batch and running else None
+        return [*batch, frame] if frame is not None else batch, partial
+
+    def listeners_changed(self, present: bool) -> None:
+        """The relay found (or lost) sockets of other processes on this session."""
+        self.listeners = present
+        if present and self.pending:
+            self.outbox.put_nowait(([], None))
+
+    async def _run(self) -> None:
+        layer = get_channel_layer()
+        while True:
+            item = await self.outbox.get()
+            if item is None:
+                return
+            batch, partial = item
+            if not batch:  # a tick
+                if not self.pending:
+                    continue
+                if not self.listeners:
+                    continue  # kept pending; listeners_changed() sends them when one joins
+                batch, partial = self._take(None)
+            try:
+                if partial is not None:
+                    await store_partial(self.session_id, partial)
+                if any(f["type"] in ("message_done", "message_failed") for f in batch):
+                    await clear_partial(self.session_id)
+                await layer.group_send(
+                    self.group, {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
+                )
+                self.sent_messages += 1
+            except Exception:
+                log.exception("could not forward frames of session %s", self.session_id)
+
+
+async def remote_listeners(groups: list[str]) -> dict[str, bool]:
+    """For each group, whether a channel of another process is in it (channels_redis layers).
+
+    Channel names of one process share the layer's ``client_prefix``. One pipelined round trip
+    per Redis shard; any other kind of layer is assumed to have remote listeners everywhere.
+    """
+    layer = get_channel_layer()
+    group_key = getattr(layer, "_group_key", None)
+    prefix = getattr(layer, "client_prefix", None)
+    if group_key is None or prefix is None:
+        return dict.fromkeys(groups, True)
+    own = f"specific.{prefix}!".encode()
+    by_shard: dict[int, list[str]] = {}
+    for group in groups:
+        by_shard.setdefault(layer.consistent_hash(group), []).append(group)
+    found: dict[str, bool] = {}
+    for index, shard_groups in by_shard.items():
+        pipe = layer.connection(index).pipeline(transaction=False)
+        for group in shard_groups:
+            pipe.zrange(group_key(group), 0, -1)
+        for group, members in zip(shard_groups, await pipe.execute(), strict=True):
+            found[group] = any(not bytes(m).startswith(own) for m in members)
+    return found
+
+
+def coalesce_deltas(deltas: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Merge runs of consecutive deltas of one message into single frames."""
+    out: list[dict[str, Any]] = []
+    for d in deltas:
+        last = out[-1] if out else None
+        if last and mergeable(last, d):
+            last["text"] += d["text"]
+            last["seq"] = d["seq"]
+        else:
+            out.append(dict(d))
+    return out
+
+
+def mergeable(last: dict[str, Any], delta: dict[str, Any]) -> bool:
+    """Whether ``delta`` continues ``last`` and both fit in one frame."""
+    return (
+        last["message_id"] == delta["message_id"]
+        and last["seq"] + 1 == delta["first_seq"]
+        and len(last["text"]) + len(delta["text"]) <= MAX_MERGED_DELTA_CHARS
+    )
+
+
+async def group_send_now(session_id: str, batch: list[dict[str, Any]]) -> None:
+    try:
+        await get_channel_layer().group_send(
+            group_name(session_id), {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
+        )
+    except Exception:
+        log.exception("could not forward frames of session %s", session_id)
+
+
+async def listen_for_stop(turn: RunningTurn) -> None:
+    """Take a stop asked for on another process (its socket is there, the turn is here)."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    group = control_group_name(turn.session_id)
+    await layer.group_add(group, channel)
+    try:
+        while True:
+            message = await layer.receive(channel)
+            if message.get("type") == "play.control" and message.get("action") == "stop":
+                turn.request_stop()
+    finally:
+        with contextlib.suppress(Exception):
+            await asyncio.shield(layer.group_discard(group, channel))
