@@ -13,28 +13,45 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import DecimalField, IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
-from play.models import Message, UiCompletion
+from play.models import Message, Session, UiCompletion
 
 log = logging.getLogger(__name__)
 
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+UI_TOKEN_FIELDS = ("input_tokens", "output_tokens")  # a UI's ai.complete reads no cache
 
 
 def session_usage(session_id: Any) -> dict[str, Any]:
-    """The session's tokens (cache reads and writes apart) and cost in USD, summed."""
-    sums = Message.objects.filter(session_id=session_id).aggregate(
-        cost=Sum("cost"), **{name: Sum(name) for name in TOKEN_FIELDS}
-    )
-    ui = UiCompletion.objects.filter(session_id=session_id).aggregate(
-        cost=Sum("cost"), input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens")
-    )
+    """The session's tokens (cache reads and writes apart) and cost in USD, summed in one query
+    (the history frame is built in a fixed number of them)."""
+    count, money = IntegerField(), DecimalField(max_digits=16, decimal_places=6)
+    sums = {f"m_{name}": _total(Message, name, count) for name in TOKEN_FIELDS}
+    sums["m_cost"] = _total(Message, "cost", money)
+    for name in UI_TOKEN_FIELDS:
+        sums[f"u_{name}"] = _total(UiCompletion, name, count)
+    sums["u_cost"] = _total(UiCompletion, "cost", money)
+    found = Session.objects.filter(pk=session_id).values(**sums).first()
+    row: dict[str, Any] = dict(found) if found else {}
     totals: dict[str, Any] = {
-        name: int(sums[name] or 0) + int(ui.get(name) or 0) for name in TOKEN_FIELDS
+        name: int(row.get(f"m_{name}") or 0) + int(row.get(f"u_{name}") or 0)
+        for name in TOKEN_FIELDS
     }
-    totals["cost"] = float((sums["cost"] or 0) + (ui["cost"] or 0))
+    totals["cost"] = float((row.get("m_cost") or 0) + (row.get("u_cost") or 0))
     return totals
+
+
+def _total(model: Any, field: str, output: Any) -> Coalesce:
+    per_session = (
+        model.objects.filter(session_id=OuterRef("pk"))
+        .order_by()
+        .values("session_id")
+        .annotate(total=Sum(field))
+        .values("total")
+    )
+    return Coalesce(Subquery(per_session, output_field=output), Value(0), output_field=output)
 
 
 def session_usage_or_none(session_id: Any) -> dict[str, Any] | None:

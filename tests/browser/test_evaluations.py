@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import DESKTOP, shot
 from tests.browser.test_gm_play import ROOT, open_gallery
@@ -134,7 +135,10 @@ def test_an_evaluation_runs_from_the_studio_with_a_live_bar_and_ends_with_the_re
     page.wait_for_selector("#evaluation-bar")
     seen = [bar(page)]
     while page.locator("#evaluation-progress[data-status=done]").count() == 0:
-        seen.append(bar(page))
+        try:
+            seen.append(bar(page))
+        except PlaywrightError:  # the run ended: HX-Refresh reloads the page for its report
+            page.wait_for_load_state()
         page.wait_for_timeout(200)
     page.wait_for_selector("#report")
     shot(page, "evaluation-report")

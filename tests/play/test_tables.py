@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import transaction
 from django.test import Client as HttpClient
 from django.urls import reverse
 
@@ -291,7 +292,8 @@ def test_a_change_written_outside_a_turn_reaches_every_seat_and_keeps_their_own_
     Session.objects.filter(pk=guest.pk).update(state={**guest.state, "session_memory": "Mine."})
     state = state_of(host)
     ensure_gm_state(world_of(host), state).trust.setdefault("hilda", {})["ren"] = 3
-    shared = tables.share_state(host, state)
+    with transaction.atomic():  # as in play.memory and play.replies
+        shared = tables.share_state(host, state)
     assert [(s.pk, character) for s, character in shared] == [(guest.pk, "ada")]
     guest.refresh_from_db()
     assert guest.state["gm"]["trust"]["hilda"]["ren"] == 3
