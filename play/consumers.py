@@ -59,8 +59,6 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         except SessionForbidden:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        await self._join_seat_group(session_id)
-        await handlers.presence(session_id, +1)
         for text in history:  # the history, then its state when that needed frames of its own
             await self.send(text_data=text)
         self.forwarder = asyncio.ensure_future(self._forward(self.joined))
@@ -68,6 +66,9 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.signout_groups = tuple(groups_for(self.scope.get("user"), key))
         for group in self.signout_groups:
             await self.channel_layer.group_add(group, self.channel_name)
+        # A shared table last: the turn's frames already flow while these wait on the layer.
+        await self._join_seat_group(session_id)
+        await handlers.presence(session_id, +1)
 
     async def _forward(self, joined: handlers.Joined) -> None:
         subscription = joined.subscription
