@@ -80,6 +80,16 @@ TEMPLATES = [
 
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+# PostgreSQL behind a pool (FABULA_DB_POOL = its size; 0 = a connection per request): every turn
+# makes three trips to the database thread and each would otherwise connect anew (make serve-prod
+# sets it; docs/SCALING.md).
+DB_POOL_SIZE = env_int("FABULA_DB_POOL", 0)
+if DB_POOL_SIZE and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DB_POOL_SIZE,
+        "timeout": 30,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

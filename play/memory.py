@@ -34,7 +34,7 @@ from play.gm import character_of
 from play.locks import Lease, lock_backend
 from play.models import Message, Session
 from play.providers import build_provider, provider_config
-from play.sessions import state_of, world_of
+from play.sessions import state_of, with_version_hash, world_of
 from play.table_locks import with_table_lock
 from play.tables import share_state
 
@@ -65,8 +65,11 @@ def _due(session: Session, ending: bool) -> tuple[MemoryWork | None, WorldDefini
     state = state_of(session)
     messages = []
     if world.game_master is None:  # a game-master world's memory follows its event log
-        found = session.messages.filter(status="complete", position__gt=state.memory_mark)
-        for m in found.exclude(content="").only("position", "role", "content"):
+        # Not ``session.messages``: the related manager reads each row's deferred session_id.
+        found = Message.objects.filter(
+            session_id=session.pk, status="complete", position__gt=state.memory_mark
+        )
+        for m in found.exclude(content="").order_by("position").only("position", "role", "content"):
             messages.append((m.position, EngineMessage(m.role, m.content)))
     character = character_of(session, world)
     work = due_work(
@@ -75,15 +78,17 @@ def _due(session: Session, ending: bool) -> tuple[MemoryWork | None, WorldDefini
     return work, world
 
 
-def memory_due(session_id: str, *, ending: bool = False) -> MemoryWork | None:
+def memory_due(
+    session_id: str, *, ending: bool = False, session: Session | None = None
+) -> MemoryWork | None:
     """The block due in the session now (``ending``: the player ends it), else None."""
-    session = Session.objects.filter(pk=session_id).first()
+    session = session or with_version_hash(Session.objects.filter(pk=session_id)).first()
     return None if session is None else _due(session, ending)[0]
 
 
-def maybe_summarise(session_id: str) -> None:
+def maybe_summarise(session_id: str, session: Session | None = None) -> None:
     """Queue a summary when one is due (after each turn)."""
-    if memory_due(session_id) is not None:
+    if memory_due(session_id, session=session) is not None:
         # No broker retries: this runs on the play process's database thread.
         summarise_memory.apply_async((session_id, False), retry=False)
 

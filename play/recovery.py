@@ -126,11 +126,18 @@ def claim_session(session: Session, owner: str) -> int:
     return session.turn_version
 
 
-def end_claim(session: Session, owner: str, fence: int) -> None:
-    """Give the claim back at commit or failure; TurnFenced when it was taken over meanwhile."""
+CLAIM_FIELDS = ["turn_owner", "turn_heartbeat"]  # what ``end_claim(save=False)`` leaves to save
+
+
+def end_claim(session: Session, owner: str, fence: int, *, save: bool = True) -> None:
+    """Give the claim back at commit or failure; TurnFenced when it was taken over meanwhile.
+
+    ``save=False``: the caller saves ``CLAIM_FIELDS`` with its own update (one query, not two).
+    """
     if session.turn_version != fence or session.turn_owner != owner:
         raise TurnFenced(str(session.pk))
-    Session.objects.filter(pk=session.pk).update(turn_owner="", turn_heartbeat=None)
+    if save:
+        Session.objects.filter(pk=session.pk).update(turn_owner="", turn_heartbeat=None)
     session.turn_owner = ""
     session.turn_heartbeat = None
 

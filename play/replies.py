@@ -40,8 +40,15 @@ from play.gm_quota import charge_character
 from play.models import Message, Session
 from play.providers import ProviderConfig, provider_config, release_action
 from play.quota import quota_subjects
-from play.recovery import claim_session, end_claim, owner_of
-from play.sessions import Player, message_dict, next_position, persona_of, state_of, world_of
+from play.recovery import CLAIM_FIELDS, claim_session, end_claim, owner_of
+from play.sessions import (
+    Player,
+    message_dict,
+    persona_of,
+    state_of,
+    with_version_hash,
+    world_of,
+)
 
 
 @dataclass
@@ -113,7 +120,8 @@ def prepare_turn(
     """
     owner = owner or owner_of("")
     with transaction.atomic():
-        session = Session.objects.select_for_update().filter(pk=session_id).first()
+        sessions = with_version_hash(Session.objects.select_for_update(of=("self",)))
+        session = sessions.filter(pk=session_id).first()
         if session is None:
             raise PlayError(gettext("This session no longer exists."))
         tables.ensure_may_act(session)  # a player who left the table reads, acts no more
@@ -126,7 +134,7 @@ def prepare_turn(
         if kind in ("message", "action") and text.strip():
             user = Message.objects.create(
                 session=session,
-                position=next_position(session),
+                position=plan.position,
                 role="user",
                 content=text,
                 raw=text,
@@ -197,7 +205,7 @@ def _plan_for(
         dice_seed=session.dice_seed,
         apply_on_stop=session.apply_on_stop or _world_applies_on_stop(world),
         message_id=None,
-        position=next_position(session),
+        position=messages[-1].position + 1 if messages else 0,  # they are the session's all
         now=now,
         idle_seconds=idle,
         model=config.model if config.kind != "offline" else "",
@@ -306,7 +314,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
     changes = [c.to_dict() for c in result.changes]
     with transaction.atomic():
         session = Session.objects.select_for_update().get(pk=plan.session_id)
-        end_claim(session, plan.owner, plan.fence)  # TurnFenced: taken over, write nothing
+        end_claim(session, plan.owner, plan.fence, save=False)  # TurnFenced: write nothing
         session.state = state
         if recording is not None or plan.config.mode == "replay":
             clock = {"now": plan.now.isoformat(), "idle": plan.idle_seconds, "model": plan.model}
@@ -314,7 +322,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
             session.recording = demos.after_turn(
                 session.recording, recording, plan.clock_key, clock, step
             )
-        session.save(update_fields=["state", "recording", "updated_at"])
+        session.save(update_fields=["state", "recording", "updated_at", *CLAIM_FIELDS])
         plan.deliveries = tables.share_turn(session, plan.world, result.state, delivered(result))
         settle_quota(plan.config, result)  # an engine move costs no action
         if plan.message_id is None:
@@ -342,7 +350,8 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
             reply.speech = speech(result)
         reply.status, reply.error, reply.state = "complete", "", state
         reply.choices = list(result.choices)
-        reply.tools = engine_trace(result) if shows_engine_trace(session) else []
+        trace = engine_trace(result)  # a plain world's turn has none: no owner lookup
+        reply.tools = trace if trace and shows_engine_trace(session) else []
         reply.stopped = result.stopped
         reply.model = plan.config.model
         _mirror_swipe(reply, plan.swipe_index)

@@ -83,13 +83,33 @@ def get_session_for_player(player: Player, session_id: Any) -> Session:
 
 
 def world_of(session: Session) -> WorldDefinition:
-    """The session's world, compiled once per content hash."""
-    if session.world_version_id is not None:
+    """The session's world, compiled once per content hash.
+
+    A version's definition is megabytes for a large world and every turn asks for it: only its
+    hash is read (nothing when the session was loaded with ``with_version_hash``), the
+    definition only when this process has not compiled that hash yet.
+    """
+    if session.world_version_id is None:
+        return _cached_world("", session.draft_definition or {})
+    if Session.world_version.is_cached(session):
         version = session.world_version
         assert version is not None
-        return _cached_world(version.content_hash, version.definition)
-    definition = session.draft_definition or {}
-    return _cached_world("", definition)
+        content_hash = version.content_hash
+    else:
+        found = WorldVersion.objects.filter(pk=session.world_version_id).order_by()
+        content_hash = found.values_list("content_hash", flat=True).first() or ""
+    world = _worlds.get(content_hash) if content_hash else None
+    if world is not None:
+        _worlds.move_to_end(content_hash)
+        return world
+    version = session.world_version
+    assert version is not None
+    return _cached_world(version.content_hash, version.definition)
+
+
+def with_version_hash(sessions: QuerySet[Session]) -> QuerySet[Session]:
+    """Sessions with their version's hash joined in and its definition left out (world_of)."""
+    return sessions.select_related("world_version").defer("world_version__definition")
 
 
 def _cached_world(content_hash: str, definition: dict[str, Any]) -> WorldDefinition:

@@ -33,7 +33,7 @@ from engine.tokens import estimate_tokens
 from play.locks import lock_backend
 from play.models import Message, Session
 from play.providers import build_provider, provider_config
-from play.sessions import state_of, world_of
+from play.sessions import state_of, with_version_hash, world_of
 
 log = logging.getLogger(__name__)
 
@@ -53,12 +53,13 @@ def compaction_budget(session: Session) -> int:
     return configured or int(world_of(session).settings.max_context * 0.6)
 
 
-def compaction_due(session_id: str) -> int | None:
+def compaction_due(session_id: str, session: Session | None = None) -> int | None:
     """The last position to fold when the live history passes its budget, else None."""
-    session = Session.objects.filter(pk=session_id).first()
+    session = session or with_version_hash(Session.objects.filter(pk=session_id)).first()
     if session is None:
         return None
-    live = list(session.messages.filter(compacted=False, status="complete").exclude(content=""))
+    rows = Message.objects.filter(session_id=session.pk, compacted=False, status="complete")
+    live = list(rows.exclude(content="").order_by("position").only("position", "content"))
     if len(live) <= KEEP_RECENT:
         return None
     if sum(estimate_tokens(m.content) for m in live) <= compaction_budget(session):
@@ -66,9 +67,9 @@ def compaction_due(session_id: str) -> int | None:
     return live[-KEEP_RECENT - 1].position
 
 
-def maybe_compact(session_id: str) -> None:
+def maybe_compact(session_id: str, session: Session | None = None) -> None:
     """Queue a compaction when one is due (after each turn)."""
-    upto = compaction_due(session_id)
+    upto = compaction_due(session_id, session)
     if upto is not None:
         # No broker retries: this runs on the play process's database thread.
         compact_story.apply_async((session_id, upto), retry=False)

@@ -41,12 +41,12 @@ from play.costs import session_usage_or_none
 from play.errors import SessionBusy
 from play.locks import Lease, lock_backend
 from play.memory import maybe_summarise
-from play.models import Message
+from play.models import Message, Session
 from play.providers import build_provider, recording_after
 from play.recovery import TurnFenced, owner_of, recover, supervisor
 from play.relay import RunningTurn, relay
 from play.replies import TurnPlan, add_reply_placeholder, commit_turn, fail_turn, prepare_turn
-from play.sessions import Player, message_dict, state_frame
+from play.sessions import Player, message_dict, state_frame, with_version_hash
 from play.table_locks import with_table_lock
 from play.tasks import maybe_compact
 
@@ -138,14 +138,26 @@ async def run_turn(plan: TurnPlan, lease: Lease, running: RunningTurn) -> None:
         if plan.config.mode == "replay":  # a demo's bar learns how far it got, even on failure
             final = [*final, await database_sync_to_async(demos.progress_frame)(plan.session_id)]
         _publish(plan.session_id, final)
+    await database_sync_to_async(_queue_background_work)(plan.session_id)
+
+
+def _queue_background_work(session_id: str) -> None:
+    """After the turn, in one trip to the database thread: a compaction or a summary if due."""
     try:
-        await database_sync_to_async(maybe_compact)(plan.session_id)
+        session = with_version_hash(Session.objects.filter(pk=session_id)).first()
     except Exception:
-        log.exception("could not queue the compaction of session %s", plan.session_id)
+        log.exception("could not read session %s after its turn", session_id)
+        return
+    if session is None:
+        return
     try:
-        await database_sync_to_async(maybe_summarise)(plan.session_id)
+        maybe_compact(session_id, session)
     except Exception:
-        log.exception("could not queue the memory summary of session %s", plan.session_id)
+        log.exception("could not queue the compaction of session %s", session_id)
+    try:
+        maybe_summarise(session_id, session)
+    except Exception:
+        log.exception("could not queue the memory summary of session %s", session_id)
 
 
 def _publish(session_id: str, outgoing: list[dict[str, Any]]) -> None:
@@ -198,7 +210,7 @@ async def _stream_and_save(
     elapsed = int((time.monotonic() - started) * 1000)
     recording = recording_after(turn.provider)
     try:
-        saved = await database_sync_to_async(commit_turn)(plan, result, elapsed, recording)
+        saved, totals = await database_sync_to_async(_commit)(plan, result, elapsed, recording)
     except TurnFenced:
         log.warning("turn of session %s was taken over; its reply is dropped", plan.session_id)
         return None, []
@@ -211,10 +223,17 @@ async def _stream_and_save(
     state = result.state
     outgoing = []
     if saved is not None:  # with the session's running total (play.costs)
-        totals = await database_sync_to_async(session_usage_or_none)(plan.session_id)
         outgoing.append(frames.message_done(saved, totals))
     outgoing.append(frames.state(state.values, state.turn, changes, audio=dict(state.audio)))
     return result, outgoing + pending + gm.turn_frames(plan.world, result, plan.character_id)
+
+
+def _commit(
+    plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: Any
+) -> tuple[Any, dict[str, Any] | None]:
+    """The commit and the session's new running total, in one trip to the database thread."""
+    saved = commit_turn(plan, result, elapsed_ms, recording)
+    return saved, session_usage_or_none(plan.session_id) if saved is not None else None
 
 
 def continue_joiner(base: str, new: str) -> str:

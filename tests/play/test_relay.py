@@ -56,6 +56,47 @@ async def test_a_backlog_of_deltas_is_merged_for_a_slow_socket():
     ]
 
 
+async def test_a_delta_after_a_quiet_spell_goes_out_without_waiting(monkeypatch):
+    monkeypatch.setattr(relay, "FRAME_INTERVAL", 3600.0)  # a wait would outlast the test
+    hub_relay = Relay()
+    sub = await hub_relay.subscribe("s1", None)
+    running = hub_relay.start("s1", 5, lambda turn: asyncio.sleep(0))
+    hub_relay.publish_delta(running, "a")
+
+    assert await asyncio.wait_for(sub.next_texts(), 5) == [frames.encode(frames.delta(5, "a", 1))]
+
+
+async def test_deltas_close_together_go_out_as_one_frame_per_interval(monkeypatch):
+    monkeypatch.setattr(relay, "FRAME_INTERVAL", 0.05)
+    hub_relay = Relay()
+    sub = await hub_relay.subscribe("s1", None)
+    running = hub_relay.start("s1", 5, lambda turn: asyncio.sleep(0))
+    sent: list[dict[str, Any]] = []
+
+    async def socket() -> None:
+        while not sent or sent[-1]["type"] != "message_done":
+            sent.extend(_json(t) for t in await sub.next_texts())
+
+    reader = asyncio.ensure_future(socket())
+    for i in range(100):  # a fast model: a token every 2 ms for 0.2 s
+        hub_relay.publish_delta(running, f"t{i} ")
+        await asyncio.sleep(0.002)
+    hub_relay.publish("s1", frames.message_done({"id": 5, "role": "assistant"}))
+    await asyncio.wait_for(reader, 5)
+
+    deltas = [f for f in sent if f["type"] == "delta"]
+    assert len(deltas) < 50
+    assert "".join(d["text"] for d in deltas) == "".join(f"t{i} " for i in range(100))
+    assert [d["first_seq"] for d in deltas] == [1] + [d["seq"] + 1 for d in deltas[:-1]]
+
+
+def _json(text: str) -> dict[str, Any]:
+    import json
+
+    frame: dict[str, Any] = json.loads(text)
+    return frame
+
+
 async def test_the_group_gets_deltas_coalesced_at_most_ten_times_a_second(fanout):
     hub_relay = Relay()
     layer = get_channel_layer()
