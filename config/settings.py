@@ -80,6 +80,16 @@ TEMPLATES = [
 
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The embedded default under load: writers queue for the lock (IMMEDIATE, up to 20 s)
+    # instead of failing as "database is locked", readers never wait on a writer (WAL), and
+    # the database thread keeps its connection instead of opening one per trip.
+    DATABASES["default"]["CONN_MAX_AGE"] = None
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE",
+        timeout=20,
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    )
 # PostgreSQL behind a pool (FABULA_DB_POOL = its size; 0 = a connection per request): every turn
 # makes three trips to the database thread and each would otherwise connect anew (make serve-prod
 # sets it; docs/SCALING.md).
