@@ -25,6 +25,18 @@ run: install ## Migrate, load the demo world and serve on http://127.0.0.1:8000 
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# Production on one machine (README "Running in production"): DEBUG off, so SECRET_KEY,
+# FABULA_KEY_ENCRYPTION_SECRET, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL come from the
+# environment. PROCESSES daphne children (default: one per core) share PORT (config/serve.py);
+# SERVE_STATIC= (empty) when a proxy serves staticfiles/ instead.
+SERVE_STATIC ?= --static
+serve-prod: export FABULA_DB_POOL ?= 8
+serve-prod: install ## Migrate, collect static files, serve with one daphne per core on one port
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput
+	$(PY) -m config.serve --host $(HOST) --port $(PORT) $(SERVE_STATIC) \
+		$(if $(PROCESSES),--processes $(PROCESSES))
+
 lint: install ## ruff (lint + format check) and mypy (strict on engine/)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -98,4 +110,4 @@ vendor-codemirror: ## Rebuild static/vendor/codemirror/codemirror.min.js (needs 
 		--global-name=FabulaCodeMirror --target=es2020 --legal-comments=none \
 		--outfile=$(CURDIR)/static/vendor/codemirror/codemirror.min.js
 
-.PHONY: help install run lint test fmt messages bench worker beat vendor-codemirror
+.PHONY: help install run serve-prod lint test fmt messages bench worker beat vendor-codemirror

@@ -146,16 +146,30 @@ def make_sessions(count: int) -> tuple[str, list[str]]:
     return f"sessionid={client.cookies['sessionid'].value}", ids
 
 
+def family(pid: int) -> list[int]:
+    """``pid`` and its children: the launcher's daphnes are measured with it."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    found = [int(c) for c in children.read_text().split()] if children.exists() else []
+    return [pid, *found]
+
+
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for member in family(pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    total = 0
+    for member in family(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
 
 
 # --- the clients -----------------------------------------------------------------------------
@@ -233,6 +247,7 @@ async def run_level(
     ramp: float,
     database_url: str,
     redis_url: str,
+    processes: int = 1,
 ) -> dict[str, Any]:
     sessions = len(ids)
     model_port, port = free_port(), free_port()
@@ -249,14 +264,13 @@ async def run_level(
         FABULA_DAILY_ACTION_QUOTA="0",
         DEBUG="false",
     )
-    command = [
-        str(VENV_BIN / "daphne"),
-        "-b",
-        "127.0.0.1",
-        "-p",
-        str(port),
-        "config.asgi:application",
-    ]
+    if processes > 1:  # make serve-prod's launcher: that many daphnes on one port
+        serve = ["-m", "config.serve", "--processes", str(processes), "--port", str(port)]
+        command = [sys.executable, *serve]
+        env.setdefault("FABULA_DB_POOL", "8")
+    else:
+        command = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port)]
+        command.append("config.asgi:application")
     if os.environ.get("BENCH_PROFILE"):  # cProfile the daphne process into this file
         command = [sys.executable, "-m", "cProfile", "-o", os.environ["BENCH_PROFILE"], *command]
     log_path = Path(tempfile.gettempdir()) / f"bench-daphne-{port}.log"
@@ -343,6 +357,9 @@ def main() -> None:
     parser.add_argument(
         "--ramp", type=float, default=5.0, help="seconds over which the sessions start their turn"
     )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="daphnes behind config.serve (needs REDIS_URL)"
+    )
     args = parser.parse_args()
     redis_url = os.environ.get("REDIS_URL", "")
     keep = bool(os.environ.get("BENCH_KEEP_DB"))  # to look at the rows after a stall
@@ -354,6 +371,10 @@ def main() -> None:
             print(f"database kept at {database_url}")
         setup_django(database_url)
         layer = "redis channel layer + redis locks" if redis_url else "in-memory layer"
+        if args.processes > 1:
+            if not redis_url:
+                parser.error("--processes above 1 needs REDIS_URL (the processes share Redis)")
+            layer += f", {args.processes} daphne processes (config.serve)"
         print(
             f"relay bench: {args.tokens} tokens/reply at {args.rate:g} tokens/s, {layer}, "
             f"db {database_url.split(':', 1)[0]}"
@@ -366,7 +387,16 @@ def main() -> None:
         for count in args.sessions:
             cookie, ids = make_sessions(count)
             row = asyncio.run(
-                run_level(cookie, ids, args.tokens, args.rate, args.ramp, database_url, redis_url)
+                run_level(
+                    cookie,
+                    ids,
+                    args.tokens,
+                    args.rate,
+                    args.ramp,
+                    database_url,
+                    redis_url,
+                    args.processes,
+                )
             )
             print(
                 f"{row['sessions']:>8} {row['token_p50_ms']:>10.1f} {row['token_p99_ms']:>10.1f} "
