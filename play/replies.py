@@ -126,7 +126,11 @@ def prepare_turn(
             raise PlayError(gettext("This session no longer exists."))
         tables.ensure_may_act(session)  # a player who left the table reads, acts no more
         fence = claim_session(session, owner)
-        messages = list(session.messages.all())
+        # The compacted messages live on as the story summary: a long session reads only the
+        # recent ones (the last is never compacted, so positions still count from it).
+        messages = list(
+            Message.objects.filter(session_id=session.pk, compacted=False).order_by("position")
+        )
         world = world_of(session)
         now = timezone.now()
         plan = _plan_for(session, messages, world, player, kind, text, action_id, target_id, now)
@@ -205,7 +209,7 @@ def _plan_for(
         dice_seed=session.dice_seed,
         apply_on_stop=session.apply_on_stop or _world_applies_on_stop(world),
         message_id=None,
-        position=messages[-1].position + 1 if messages else 0,  # they are the session's all
+        position=messages[-1].position + 1 if messages else 0,
         now=now,
         idle_seconds=idle,
         model=config.model if config.kind != "offline" else "",

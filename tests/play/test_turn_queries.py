@@ -89,3 +89,26 @@ def test_a_new_process_reads_the_definition_once_then_by_its_hash(
 
     assert len([sql for sql in first if '"studio_worldversion"."definition"' in sql]) == 1
     assert not [sql for sql in second if '"studio_worldversion"."definition"' in sql]
+
+
+def test_a_long_compacted_session_reads_only_the_messages_the_prompt_can_see(
+    play_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Message.objects.filter(session=play_session).update(position=3_000)  # the greeting, last
+    Message.objects.bulk_create(
+        Message(session=play_session, position=i, role="user", content=f"Old {i}", compacted=True)
+        for i in range(3_000)
+    )
+    loaded: list[int] = []
+    from_db = Message.from_db.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[Message], *args: Any) -> Message:
+        loaded.append(1)
+        return from_db(cls, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Message, "from_db", classmethod(counting))
+    plan = prepare_turn(str(play_session.pk), Player(play_session.owner_id), "message", "Go")
+
+    assert len(loaded) < 10
+    assert plan.position == 3_002  # after the greeting and the player's new message
+    assert [m.content for m in plan.history] == ["Dawn over the salt, User."]
