@@ -63,8 +63,12 @@ def _pointer(pointer: str) -> Path:
     return tuple(int(p) if p.isdigit() and p.isascii() else p for p in parts)
 
 
+# One encoder for every operation's source: `json.dumps` with options builds a new one per call.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
 def _compact(value: Any) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        return _COMPACT.encode(value)
     except (TypeError, ValueError, RecursionError):
         return repr(value)

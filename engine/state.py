@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engine.state_fast import SLOW, Kind, kind_of
 from engine.state_json import _apply_json
 from engine.state_names import NameIndex as NameIndex
 from engine.state_names import name_index as name_index
@@ -100,11 +101,24 @@ def apply_operation(
 def apply_effects(
     world: WorldDefinition, values: dict[str, Any], effects: Iterable[Effect]
 ) -> tuple[list[Change], list[Skipped]]:
-    """Apply effects in order to ``values`` in place; return what changed and what was skipped."""
+    """Apply effects in order to ``values`` in place; return what changed and what was skipped.
+
+    A reply can hold thousands of effects, nearly all of a few plain shapes; `engine.state_fast`
+    reads those, with each variable's type looked up once per call, and `_apply` the rest.
+    """
     variables = world.variables_by_id
+    kinds: dict[str, Kind] = {}
     changes: list[Change] = []
     skipped: list[Skipped] = []
     for effect in effects:
+        kind = kinds.get(effect.variable_id)
+        if kind is None:
+            kind = kinds[effect.variable_id] = kind_of(variables.get(effect.variable_id))
+        change = kind[1](kind, values, effect)
+        if change is not SLOW:
+            if change is not None:
+                changes.append(change)
+            continue
         result = _apply(
             variables,
             values,
