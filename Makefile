@@ -78,6 +78,7 @@ bench: install ## Run the benchmarks (prints ratios against simple baselines)
 	$(PY) bench/isolation.py
 	$(PY) bench/evals.py
 	$(PY) bench/customui.py
+	$(PY) bench/gallery.py
 
 # The custom UI's in-browser compiler and Tailwind, built from the npm registry (needs Node and
 # npm here only; the results are committed under static/vendor/, nothing runs Node at run time).

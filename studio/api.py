@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import pydantic
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from ninja import Body, File, Router, Status
 from ninja.errors import ValidationError
@@ -298,12 +297,13 @@ def fork(request: ApiRequest, version_id: int) -> Any:
 def gallery(
     request: ApiRequest, q: str = "", tag: str = "", language: str = "", page: int = 1
 ) -> dict[str, Any]:
-    paginator = Paginator(publishing.gallery_worlds(q, tag, language), GALLERY_PAGE_SIZE)
-    current = paginator.get_page(page)
+    worlds = publishing.gallery_worlds(q, tag, language)
+    current = publishing.gallery_page(worlds, GALLERY_PAGE_SIZE, page)
     return {
-        "count": paginator.count,
+        "count": current.paginator.count,
+        "count_exact": getattr(current.paginator, "exact", True),
         "page": current.number,
-        "pages": paginator.num_pages,
+        "pages": current.paginator.num_pages,
         "results": [_gallery_item(w) for w in current.object_list],
     }
 

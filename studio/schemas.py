@@ -122,7 +122,12 @@ class GalleryItem(Schema):
 
 
 class GalleryPage(Schema):
-    count: int
+    count: int = Field(
+        description="Matching worlds; counted up to four pages past this one (see count_exact)."
+    )
+    count_exact: bool = Field(
+        default=True, description="False when more worlds match than were counted."
+    )
     page: int
     pages: int
     results: list[GalleryItem]

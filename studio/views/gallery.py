@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.views.decorators.http import require_GET
 
 from studio.access import get_world_for_user
-from studio.publishing import gallery_worlds
+from studio.publishing import gallery_page, gallery_worlds
 from studio.views.common import Request, render_page
 
 PAGE_SIZE = 12
@@ -19,7 +18,7 @@ def gallery(request: Request) -> HttpResponse:
     tag = request.GET.get("tag", "").strip()
     language = request.GET.get("language", "").strip()
     worlds = gallery_worlds(query, tag, language)
-    page = Paginator(worlds, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = gallery_page(worlds, PAGE_SIZE, request.GET.get("page"))
     context = {"page": page, "q": query, "tag": tag, "language": language}
     return render_page(request, "studio/gallery.html", context, partial="results")
 
