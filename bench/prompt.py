@@ -14,6 +14,8 @@ The baseline scans like SillyTavern: for each entry, for each key, search the jo
 Both run with the default scan depth (2) and over the whole 500-message history.
 
 Compile time (world load, content hash, keyword matcher) is printed but not part of a turn.
+Then ``bench/prompt_studio.py`` times the studio's live preview (unchanged, edit → preview,
+typing) through the HTTP endpoint, for the sizes up to 5,000 (``--no-studio`` skips it).
 """
 
 from __future__ import annotations
@@ -473,8 +475,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="500,5000,50000")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--no-studio", action="store_true", help="skip the studio preview part")
+    parser.add_argument("--studio-only", action="store_true", help="only the studio preview")
     args = parser.parse_args()
-    run([int(s) for s in args.sizes.split(",")], args.quick)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if not args.studio_only:
+        run(sizes, args.quick)
+    if not args.no_studio:  # issue 14 §2: edit → preview through the HTTP endpoint
+        import prompt_studio
+
+        prompt_studio.run({n: make_world(n, 2)[0] for n in sizes if n <= 5_000}, args.quick)
 
 
 if __name__ == "__main__":

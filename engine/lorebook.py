@@ -2,7 +2,9 @@
 
 ``compile_lorebook(world)`` builds, once per world content hash, one keyword matcher for every
 ``chat-history`` entry; ``scan`` runs it over the recent chat and returns the entries that fire,
-each with the reason the studio shows.
+each with the reason the studio shows. An edited world is compiled incrementally from its
+previous version (``Lorebook.with_entry``, ``derive``, ``compile_lorebook(world, parent=...)``):
+only the changed entries and their new keywords are compiled.
 
 Semantics, as decided here:
 

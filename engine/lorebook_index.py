@@ -1,5 +1,8 @@
 """A world compiled for scanning (seed 004 "关键词匹配"): entry tables, keyword ids, memoised
-hits, and the per-content-hash cache of ``compile_lorebook``.
+hits, and the caches of ``compile_lorebook`` (per definition object, and per content hash for
+published versions). An edited world is derived from its previous compilation (issue 14 §2):
+``engine.lorebook_keywords`` keeps the keyword ids and matchers, ``engine.lorebook_tables`` the
+per-entry tables, each updated for what changed.
 
 Building the tables is separate from ``scan``, which reads them on every turn, so each can be
 read on its own.
@@ -9,11 +12,13 @@ from __future__ import annotations
 
 import itertools
 import threading
+import weakref
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
-from engine.lorebook_matcher import Keyword, KeywordMatcher, is_word_char
+from engine.lorebook_keywords import KeywordTable
+from engine.lorebook_tables import CompiledEntry as CompiledEntry
+from engine.lorebook_tables import compile_entries, entry_tables, patched_tables
 from engine.macros import character_name
 from engine.world import Entry, SetEffect, ToggleEntryAction, WorldDefinition
 
@@ -24,101 +29,55 @@ Hits = tuple[tuple[int, ...], tuple[int, ...]]
 NO_HITS: Hits = ((), ())
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledEntry:
-    """An entry with the fields the scan reads flattened out (it reads them thousands of times)."""
-
-    index: int
-    entry: Entry
-    id: str
-    enabled: bool
-    whole: bool
-    conditional: bool
-    exclude: bool
-    prevent: bool
-    primary_pairs: tuple[tuple[int, str], ...]  # (keyword id, keyword as written)
-    secondary_pairs: tuple[tuple[int, str], ...]
-    secondary: tuple[int, ...]
-    logic: str
-
-
 class Lorebook:
-    """A world compiled for scanning: keyword matcher, entry tables, defaults, ``{{char}}``."""
+    """A world compiled for scanning: keyword matcher, entry tables, defaults, ``{{char}}``.
 
-    def __init__(self, world: WorldDefinition):
+    ``parent`` (the compilation of an earlier version of the same world) makes this an
+    incremental compile: entries equal to the parent's keep their compiled form and keyword
+    ids, and only keywords the parent did not know are compiled (``engine.lorebook_keywords``).
+    The result scans exactly like a compilation from scratch.
+    """
+
+    def __init__(self, world: WorldDefinition, parent: Lorebook | None = None):
         self.world = world
         self.char_name = character_name(world)
         self.defaults: dict[str, Any] = {v.id: v.default_value for v in world.variables}
         self.dynamic_ids = _toggled_entry_ids(world)
-        self.entries: list[CompiledEntry] = []
-        self.always: list[int] = []
-        self.condition_only: list[int] = []
-        self.keywords: list[Keyword] = []
-        ci_ids: dict[str, int] = {}
-        cs_ids: dict[str, int] = {}
-        primary_of: list[list[int]] = []
-        secondary_of: list[list[int]] = []
-
-        def keyword_id(raw: str, case_sensitive: bool) -> int | None:
-            text = " ".join(raw.split())
-            if not text:
-                return None
-            ids = cs_ids if case_sensitive else ci_ids
-            key = text if case_sensitive else text.lower()
-            if key not in ids:
-                ids[key] = len(self.keywords)
-                self.keywords.append(Keyword(key, is_word_char(key[0]), is_word_char(key[-1])))
-                primary_of.append([])
-                secondary_of.append([])
-            return ids[key]
-
-        for index, entry in enumerate(world.entries):
-            primary: list[tuple[int, str]] = []
-            secondary: list[tuple[int, str]] = []
-            if entry.role != "greeting" and entry.section == "chat-history":
-                for raw in entry.keywords:
-                    kid = keyword_id(raw, entry.case_sensitive)
-                    if kid is not None and kid not in (p[0] for p in primary):
-                        primary.append((kid, raw))
-                        primary_of[kid].append(index)
-                if primary:
-                    for raw in entry.secondary_keywords:
-                        kid = keyword_id(raw, entry.case_sensitive)
-                        if kid is not None and kid not in (s[0] for s in secondary):
-                            secondary.append((kid, raw))
-                            secondary_of[kid].append(index)
-                elif entry.conditions:
-                    self.condition_only.append(index)
-            elif entry.role != "greeting":
-                self.always.append(index)
-            self.entries.append(
-                CompiledEntry(
-                    index=index,
-                    entry=entry,
-                    id=entry.id,
-                    enabled=entry.enabled,
-                    whole=entry.match_whole_words,
-                    conditional=bool(entry.conditions),
-                    exclude=entry.exclude_recursion,
-                    prevent=entry.prevent_recursion,
-                    logic=entry.secondary_keyword_logic,
-                    primary_pairs=tuple(primary),
-                    secondary_pairs=tuple(secondary),
-                    secondary=tuple(s[0] for s in secondary),
-                )
-            )
-        self.primary_of = [tuple(x) for x in primary_of]
-        self.secondary_of = [tuple(x) for x in secondary_of]
-        self.matchers = [
-            KeywordMatcher(ids, self.keywords, case_sensitive)
-            for ids, case_sensitive in ((ci_ids, False), (cs_ids, True))
-            if ids
-        ]
+        self.table: KeywordTable = KeywordTable(parent.table if parent is not None else None)
+        self.entries, changed = compile_entries(world, self.table, parent)
+        self.keywords = self.table.keywords
+        self.always, self.condition_only, self.primary_of, self.secondary_of = (
+            patched_tables(parent, self.entries, changed, len(self.keywords))
+            if parent is not None and changed is not None
+            else entry_tables(self.entries, len(self.keywords))
+        )
+        self.matchers = self.table.matchers()
         self._memo: dict[str, Hits] = {}
         self._memo_lock = threading.Lock()
+        if parent is not None and self.matchers is parent.matchers:
+            # Same keyword ids and matchers: what a text matched is still what it matches.
+            self._memo, self._memo_lock = parent._memo, parent._memo_lock
         self._sources: dict[int, tuple[dict[int, str], dict[int, str]]] = {}
         # Other modules' per-world derived data (e.g. the prompt's static format text).
         self.derived: dict[str, Any] = {}
+
+    def with_entry(self, entry: Entry) -> Lorebook:
+        """This world with ``entry`` replacing the entry of the same id (appended when new),
+        compiled incrementally; this lorebook is left as it was."""
+        entries = list(self.world.entries)
+        index = next((i for i, e in enumerate(entries) if e.id == entry.id), len(entries))
+        entries[index : index + 1] = [entry]
+        return self.derive(replace_parts(self.world, entries=entries))
+
+    def without_entry(self, entry_id: str) -> Lorebook:
+        """This world without the entry ``entry_id``, compiled incrementally."""
+        entries = [e for e in self.world.entries if e.id != entry_id]
+        return self.derive(replace_parts(self.world, entries=entries))
+
+    def derive(self, world: WorldDefinition) -> Lorebook:
+        """``world`` (a later version of this one) compiled incrementally from this lorebook and
+        remembered, so ``compile_lorebook(world)`` finds it without hashing the world."""
+        return _remember(Lorebook(world, self), None)
 
     def hits(self, text: str) -> Hits:
         """Keyword ids found in ``text``, and those with a whole-word occurrence (memoised)."""
@@ -153,24 +112,71 @@ class Lorebook:
             self._sources.clear()
 
 
-_cache: OrderedDict[str, Lorebook] = OrderedDict()
+_cache: OrderedDict[str, Lorebook] = OrderedDict()  # content hash → compiled world
+# id(world) → compiled world, for every compilation still alive (the studio's draft cache holds
+# its own; ``_recent`` keeps the last few alive): a definition object seen before costs no
+# hashing at all. A lorebook holds its world, so the id is that world's while the entry lives.
+_by_object: weakref.WeakValueDictionary[int, Lorebook] = weakref.WeakValueDictionary()
+_recent: OrderedDict[int, Lorebook] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def compile_lorebook(world: WorldDefinition) -> Lorebook:
-    """Compile ``world`` for scanning, or return the cached compilation of the same content."""
+def compile_lorebook(world: WorldDefinition, *, parent: WorldDefinition | None = None) -> Lorebook:
+    """Compile ``world`` for scanning, or return the cached compilation of the same object or
+    the same content.
+
+    ``parent``: an earlier version of this world (the studio's draft before an edit); when its
+    compilation is alive, ``world`` is compiled incrementally from it and is not hashed, so an
+    edit costs what it changed. Without a parent (published versions), the cache is keyed by
+    ``world.content_hash``: immutable content compiles once per process.
+    """
+    known = _known(world)
+    if known is not None:
+        return known
+    base = _known(parent) if parent is not None else None
+    if base is not None:
+        return base.derive(world)
     key = world.content_hash
     with _cache_lock:
         cached = _cache.get(key)
         if cached is not None:
             _cache.move_to_end(key)
-            return cached
-    compiled = Lorebook(world)
+    return _remember(cached or Lorebook(world), key)
+
+
+def _known(world: WorldDefinition) -> Lorebook | None:
     with _cache_lock:
-        _cache[key] = compiled
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+        found = _by_object.get(id(world))
+        if found is None or found.world is not world:
+            return None
+        _recent[id(world)] = found
+        _recent.move_to_end(id(world))
+    return found
+
+
+def _remember(compiled: Lorebook, key: str | None) -> Lorebook:
+    with _cache_lock:
+        _by_object[id(compiled.world)] = compiled
+        _recent[id(compiled.world)] = compiled
+        _recent.move_to_end(id(compiled.world))
+        while len(_recent) > _CACHE_SIZE:
+            _recent.popitem(last=False)
+        if key is not None:
+            _cache[key] = compiled
+            _cache.move_to_end(key)
+            while len(_cache) > _CACHE_SIZE:
+                _cache.popitem(last=False)
     return compiled
+
+
+def replace_parts(world: WorldDefinition, **parts: Any) -> WorldDefinition:
+    """A copy of ``world`` with some lists replaced (``entries=[...]``), without re-validating
+    the rest: the items are already validated models. The copy drops the cached indexes and
+    hash the original computed (``model_copy`` would carry them over, stale)."""
+    copy = world.model_copy(update=parts)
+    for name in [k for k in copy.__dict__ if k not in type(world).model_fields]:
+        del copy.__dict__[name]
+    return copy
 
 
 def _toggled_entry_ids(world: WorldDefinition) -> frozenset[str]:

@@ -16,6 +16,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from engine.lorebook import compile_lorebook
+from engine.lorebook_index import replace_parts
 from engine.macros import MacroContext
 from engine.prompt import STEP_NAMES, PromptBlock, PromptResult, assemble_prompt
 from engine.session import Message, Persona, SessionState
@@ -23,14 +25,13 @@ from engine.world import (
     Entry,
     WorldDefinition,
     WorldValidationError,
-    export_world,
-    load_world,
+    unknown_condition_variables,
     validate_part,
 )
+from studio.draft_cache import draft_world
 from studio.models import World
 from studio.preview import sample_state
 from studio.scenes import ScenePreview
-from studio.worlds import world_to_definition
 
 CACHE_STEP = 5
 
@@ -86,18 +87,40 @@ def step_name(step: int) -> str:
 
 
 def _with_draft(definition: WorldDefinition, draft: DraftEntry) -> WorldDefinition:
-    data = export_world(definition)
+    """The definition with the typed entry in place of the saved one (appended when new).
+
+    Only that entry is validated, with the checks ``load_world`` would make of it (its
+    conditions' variables, a unique id); the rest is the cached, already valid draft, and its
+    lorebook is derived from the cached one, so a keystroke compiles one entry's keywords.
+    """
     entry = validate_part(Entry, {"id": draft.key or "draft-entry", **draft.data})
-    fresh = entry.model_dump(mode="json", by_alias=True)
-    entries = data["entries"]
-    index = next((i for i, e in enumerate(entries) if e["id"] == draft.key), len(entries))
-    data["entries"] = [*entries[:index], fresh, *entries[index + 1 :]]
-    return load_world(data)
+    entries = list(definition.entries)
+    by_id = definition.entries_by_id  # cached on the draft: no scan of every entry per keystroke
+    index = _position(entries, by_id.get(draft.key or ""))
+    path = f"entries[{index}]."
+    errors = unknown_condition_variables(entry.conditions, definition.variables_by_id, path)
+    clash = by_id.get(entry.id)
+    if clash is not None and entry.id != draft.key:
+        first = _position(entries, clash)
+        errors.append(f"{path}id: duplicate id '{entry.id}' (first used at entries[{first}])")
+    if errors:
+        raise WorldValidationError(errors)
+    entries[index : index + 1] = [entry]
+    world = replace_parts(definition, entries=entries)
+    if entry.id == draft.key or (draft.key or "") not in by_id:
+        world.__dict__["entries_by_id"] = {**by_id, entry.id: entry}  # same order as entries
+    compile_lorebook(world, parent=definition)
+    return world
+
+
+def _position(entries: list[Entry], entry: Entry | None) -> int:
+    """Where ``entry`` is (by identity: pydantic's ``==`` would compare every field), or the end."""
+    return next((i for i, e in enumerate(entries) if e is entry), len(entries))
 
 
 def draft_definition(world: World, draft: DraftEntry | None) -> tuple[WorldDefinition, list[str]]:
     """The draft's WorldDefinition, with the unsaved entry laid over it when it is valid."""
-    definition = world_to_definition(world)
+    definition, _lorebook = draft_world(world)
     if draft is None:
         return definition, []
     try:
@@ -130,11 +153,17 @@ def preview_prompt(
         result=result,
         state=state,
         reasons={f.entry_id: f.reason for f in result.fired},
-        names={e.id: e.name or e.id for e in definition.entries},
+        names=_names(definition, result),
         split=split,
         cached_tokens=sum(b.tokens for b in result.blocks[:split]),
         draft_errors=draft_errors,
     )
+
+
+def _names(definition: WorldDefinition, result: PromptResult) -> dict[str, str]:
+    """Display names of the fired entries (the only ones the preview names)."""
+    by_id = definition.entries_by_id
+    return {f.entry_id: by_id[f.entry_id].name or f.entry_id for f in result.fired}
 
 
 def default_values(world: World) -> dict[str, Any]:
@@ -177,7 +206,7 @@ def try_reply(world: World, *, reply: str, values: Mapping[str, Any]) -> Tried:
     """Parse a model reply against a sample state as a turn would, without saving anything."""
     from engine.directives import parse_reply
 
-    definition = world_to_definition(world)
+    definition, _lorebook = draft_world(world)
     before = sample_state(definition, values).values
     result = parse_reply(definition, reply, json.loads(json.dumps(before)))
     return Tried(

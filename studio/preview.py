@@ -15,9 +15,9 @@ from engine.macros import MacroContext
 from engine.prompt import assemble_prompt
 from engine.session import Message, Persona, SessionState
 from engine.world import WorldDefinition
+from studio.draft_cache import draft_world
 from studio.models import World
 from studio.scenes import scene_preview
-from studio.worlds import world_to_definition
 
 _STATE_KEYS = frozenset(SessionState.model_fields)
 
@@ -49,7 +49,7 @@ def preview_prompt(
 ) -> dict[str, Any]:
     """The assembled prompt: ``messages``, ``breakpoint``, ``fired``, ``blocks``, ``tokens``;
     with ``scene`` ({character, location}), also the game master's ``scene`` context."""
-    definition = world_to_definition(world)
+    definition, _lorebook = draft_world(world)
     history = [Message.from_dict(m) for m in chat or [] if isinstance(m, dict)]
     macro_context = MacroContext.from_dict(context or {})
     chosen = Persona.from_dict(dict(persona)) if persona else macro_context.persona
@@ -80,7 +80,7 @@ def _text(value: Any) -> str | None:
 
 def parse_preview(world: World, *, text: str, state: Mapping[str, Any] | None) -> dict[str, Any]:
     """A reply parsed as a turn would: ``text, state, audio, effects, skipped, changes``."""
-    definition = world_to_definition(world)
+    definition, _lorebook = draft_world(world)
     values = sample_state(definition, state).values
     result = parse_reply(definition, text, values)
     return {

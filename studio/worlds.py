@@ -49,15 +49,17 @@ _KNOWN_TOP_LEVEL = {f.alias or n for n, f in WorldDefinition.model_fields.items(
 # --- whole worlds ------------------------------------------------------------------------
 
 
-def world_to_dict(world: World) -> dict[str, Any]:
-    """The draft as raw world JSON, before validation."""
+def world_to_dict(world: World, rows: Mapping[str, list[Any]] | None = None) -> dict[str, Any]:
+    """The draft as raw world JSON, before validation; ``rows`` (part alias → its rows in
+    order) when the caller already read them (``studio.draft_cache`` keeps their ids)."""
     data: dict[str, Any] = {k: v for k, v in world.extra.items() if k not in _KNOWN_TOP_LEVEL}
     data.update(id=world.uid, version=world.schema_version, settings=dict(world.settings))
     data.update({key: getattr(world, column) for key, column in HEADER_COLUMNS.items()})
     if data["language"] is None:
         del data["language"]
     for part in PARTS:
-        data[part.alias] = [item_to_dict(row) for row in getattr(world, part.related).all()]
+        items = rows[part.alias] if rows is not None else getattr(world, part.related).all()
+        data[part.alias] = [item_to_dict(row) for row in items]
     if not data["reactions"] and world.extra.get("reactions", []) is None:
         data["reactions"] = None
     data["rootComponent"] = root_component_dict(world)

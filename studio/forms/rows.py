@@ -68,7 +68,18 @@ class Pickers:
 
 
 def load_pickers(world: World) -> Pickers:
-    """Everything the pickers offer, in one query (a UNION of the four lists)."""
+    """Everything the pickers offer, in one query (a UNION of the four lists), or from the live
+    preview's cached draft when it is current (issue 14 §2: no query)."""
+    from studio.draft_cache import current_definition  # imports studio.items: not at load time
+
+    cached = current_definition(world)
+    if cached is not None:
+        return Pickers(
+            variables={v.id: (v.name, v.type) for v in cached.variables},
+            entries=[(e.id, e.name) for e in cached.entries],
+            rules=[(r.id, r.name) for r in cached.rules],
+            tracks=[(t.id, t.name) for t in cached.audio_tracks],
+        )
 
     def rows(model: Any, kind: str, info: Any) -> Any:
         return (
