@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -20,3 +21,24 @@ application = ProtocolTypeRouter(
         "websocket": StrictOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+
+def _settle_the_collector() -> None:
+    """Keep the garbage collector's full passes off the streaming path.
+
+    A full collection walks every tracked object, and a play process holds the whole app: under
+    load a pass took 250-330 ms (bench/relay.py, 200 sessions), and every socket of the
+    process waits that long for its next token. What is imported now lives as long as the
+    process, so it is frozen out of the walks (the model SDKs' lazily imported types with it),
+    and young collections run less often (a turn allocates in bursts): passes then take
+    tens of milliseconds, rarely.
+    """
+    import anthropic.resources.messages  # noqa: F401
+    import openai.resources.chat.completions  # noqa: F401
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
+_settle_the_collector()

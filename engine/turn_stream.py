@@ -53,10 +53,13 @@ class ReplyStream:
             chunks = turn.provider.stream(self.request)
         except Exception as exc:
             raise _failed(exc, "") from exc
+        inbox: asyncio.Queue[Any] = asyncio.Queue()
+        pump = asyncio.ensure_future(_pump(chunks, inbox))
         stop_wait = asyncio.ensure_future(turn._stop_event.wait())
+        stop_wait.add_done_callback(lambda _: inbox.put_nowait(_STOPPED))
         try:
             while True:
-                chunk = await self._next(chunks, stop_wait)
+                chunk = await self._next(inbox)
                 if chunk is None:
                     break
                 self.raw += chunk.text
@@ -74,31 +77,51 @@ class ReplyStream:
                 yield Delta(tail)
         finally:
             stop_wait.cancel()
+            pump.cancel()
+            await asyncio.wait([pump])  # its end, whatever it was; a cancel of ours propagates
             await _close(chunks)
 
-    async def _next(
-        self, chunks: AsyncIterator[Chunk], stop_wait: asyncio.Future[Any]
-    ) -> Chunk | None:
-        """The next chunk, or None when the stream ended or ``stop()`` was called."""
+    async def _next(self, inbox: asyncio.Queue[Any]) -> Chunk | None:
+        """The next chunk, or None when the stream ended or ``stop()`` was called.
+
+        One task reads the provider into ``inbox`` for the whole reply and a stop drops a
+        marker into it, so waiting for a token is one queue read: racing a fresh task against
+        the stop for every token cost more than the rest of the token's way to the socket.
+        """
         if self.turn._stop_requested:
             self.stopped = True
             return None
-        step = asyncio.ensure_future(_pull(chunks))
-        try:
-            await asyncio.wait({step, stop_wait}, return_when=asyncio.FIRST_COMPLETED)
-        except BaseException:
-            step.cancel()
-            raise
-        if not step.done():
-            step.cancel()
-            with contextlib.suppress(BaseException):
-                await step
+        item = await inbox.get()
+        if item is _STOPPED or self.turn._stop_requested:
             self.stopped = True
             return None
-        try:
-            return step.result()
-        except Exception as exc:
-            raise _failed(exc, self.shown) from exc
+        if item is _ENDED:
+            return None
+        if isinstance(item, _Failure):
+            raise _failed(item.error, self.shown) from item.error
+        assert isinstance(item, Chunk)
+        return item
+
+
+_ENDED = object()
+_STOPPED = object()
+
+
+class _Failure:
+    """The provider's exception, carried from the reading task to the reply's."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+async def _pump(chunks: AsyncIterator[Chunk], inbox: asyncio.Queue[Any]) -> None:
+    try:
+        async for chunk in chunks:
+            inbox.put_nowait(chunk)
+    except Exception as exc:
+        inbox.put_nowait(_Failure(exc))
+    else:
+        inbox.put_nowait(_ENDED)
 
 
 def _failed(exc: Exception, partial_text: str) -> TurnFailed:
@@ -115,10 +138,6 @@ def _failed(exc: Exception, partial_text: str) -> TurnFailed:
         partial_text,
         detail=f"{type(exc).__name__}: {exc}",
     )
-
-
-async def _pull(chunks: AsyncIterator[Chunk]) -> Chunk | None:
-    return await anext(chunks, None)
 
 
 async def _close(chunks: AsyncIterator[Chunk]) -> None:

@@ -10,11 +10,11 @@ cost are added to the totals (they belong to no message, so no bubble shows them
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
-from django.db.models import DecimalField, IntegerField, OuterRef, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db import connection
 
 from play.models import Message, Session, UiCompletion
 
@@ -26,32 +26,40 @@ UI_TOKEN_FIELDS = ("input_tokens", "output_tokens")  # a UI's ai.complete reads 
 
 def session_usage(session_id: Any) -> dict[str, Any]:
     """The session's tokens (cache reads and writes apart) and cost in USD, summed in one query
-    (the history frame is built in a fixed number of them)."""
-    count, money = IntegerField(), DecimalField(max_digits=16, decimal_places=6)
-    sums = {f"m_{name}": _total(Message, name, count) for name in TOKEN_FIELDS}
-    sums["m_cost"] = _total(Message, "cost", money)
-    for name in UI_TOKEN_FIELDS:
-        sums[f"u_{name}"] = _total(UiCompletion, name, count)
-    sums["u_cost"] = _total(UiCompletion, "cost", money)
-    found = Session.objects.filter(pk=session_id).values(**sums).first()
-    row: dict[str, Any] = dict(found) if found else {}
-    totals: dict[str, Any] = {
-        name: int(row.get(f"m_{name}") or 0) + int(row.get(f"u_{name}") or 0)
-        for name in TOKEN_FIELDS
-    }
-    totals["cost"] = float((row.get("m_cost") or 0) + (row.get("u_cost") or 0))
+    (the history frame is built in a fixed number of them).
+
+    Plain SQL, written once: every turn ends with this sum, and building it from ORM
+    expressions (eight correlated subqueries) cost more CPU than the commit it follows.
+    """
+    pk = Session._meta.pk
+    assert pk is not None
+    key = pk.get_db_prep_value(pk.to_python(session_id), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_usage_sql(), [key, key])
+        row = cursor.fetchone()
+    messages, ui = row[: len(TOKEN_FIELDS) + 1], row[len(TOKEN_FIELDS) + 1 :]
+    totals: dict[str, Any] = {name: int(messages[i] or 0) for i, name in enumerate(TOKEN_FIELDS)}
+    for i, name in enumerate(UI_TOKEN_FIELDS):
+        totals[name] += int(ui[i] or 0)
+    totals["cost"] = float(messages[-1] or 0) + float(ui[-1] or 0)
     return totals
 
 
-def _total(model: Any, field: str, output: Any) -> Coalesce:
-    per_session = (
-        model.objects.filter(session_id=OuterRef("pk"))
-        .order_by()
-        .values("session_id")
-        .annotate(total=Sum(field))
-        .values("total")
+@functools.cache
+def _usage_sql() -> str:
+    """One row: the messages' sums, then the UI completions' (tokens, then cost, each)."""
+    quote = connection.ops.quote_name
+
+    def sums(model: Any, fields: tuple[str, ...]) -> str:
+        columns = [model._meta.get_field(name).column for name in (*fields, "cost")]
+        summed = ", ".join(f"COALESCE(SUM({quote(c)}), 0) AS {quote(c)}" for c in columns)
+        session = quote(model._meta.get_field("session").column)
+        return f"SELECT {summed} FROM {quote(model._meta.db_table)} WHERE {session} = %s"
+
+    return (
+        f"SELECT * FROM ({sums(Message, TOKEN_FIELDS)}) AS m, "
+        f"({sums(UiCompletion, UI_TOKEN_FIELDS)}) AS u"
     )
-    return Coalesce(Subquery(per_session, output_field=output), Value(0), output_field=output)
 
 
 def session_usage_or_none(session_id: Any) -> dict[str, Any] | None:

@@ -36,9 +36,10 @@ import anyio.to_thread
 import httpcore2
 import httpx2
 from django.utils.translation import gettext_noop
-from httpcore2 import AnyIOBackend, AsyncNetworkStream
+from httpcore2 import AsyncNetworkStream
 
 from engine.llm.base import ChatRequest, Chunk, Provider, ProviderError
+from play.netstream import AsyncioBackend
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +162,7 @@ def url_problem(url: str, allow_private: bool) -> str | None:
 # --- the connection --------------------------------------------------------------------------
 
 
-class PinnedBackend(AnyIOBackend):
+class PinnedBackend(AsyncioBackend):
     """Resolves the host once, checks every address, and connects to a checked one by number."""
 
     def __init__(self, allow_private: bool) -> None:

@@ -31,7 +31,7 @@ from engine.llm.openai_compat import OpenAICompatProvider
 from engine.llm.pricing import DEFAULT_PRICES, PriceTable
 from engine.llm.recording import Recording, RecordingProvider, ReplayProvider
 from engine.world import WorldDefinition
-from play import netguard, quota
+from play import netguard, netstream, quota
 from play.crypto import decrypt_secret, encrypt_secret, mask_secret
 from play.errors import PlayError
 from play.models import PROVIDERS, ProviderSetting, Session
@@ -241,6 +241,7 @@ def _new_live_provider(config: ProviderConfig) -> Provider:
         "prices": price_table(),
     }
     if not config.guarded:
+        options["http_client"] = netstream.site_client(timeout=options["timeout"])
         return _sdk_provider(config, options)
     options["http_client"] = netguard.pinned_client(
         allow_private=_allow_private(), timeout=options["timeout"]

@@ -26,6 +26,7 @@ from play.crypto import encrypt_secret
 from play.errors import PlayError
 from play.models import ProviderSetting
 from play.netguard import NOT_ALLOWED, UNREACHABLE
+from play.netstream import AsyncioBackend
 from play.providers import ProviderConfig, build_provider, save_provider_setting
 from play.sessions import start_session
 from tests.play.conftest import connect
@@ -123,7 +124,7 @@ def attempts(monkeypatch: Any) -> list[tuple[str, int]]:
         seen.append((host, port))
         raise httpcore2.ConnectError("no network in this test")
 
-    monkeypatch.setattr(httpcore2.AnyIOBackend, "connect_tcp", connect_tcp)
+    monkeypatch.setattr(AsyncioBackend, "connect_tcp", connect_tcp)
     return seen
 
 

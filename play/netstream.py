@@ -1,0 +1,206 @@
+"""The model connection's socket on asyncio itself, under the SDKs' HTTP client (httpcore).
+
+A streamed reply arrives as one small TCP segment per token, and httpcore's default backend
+(anyio) pays for each read a cancel scope, a timeout scope, and a pause then a resume of the
+socket's reading (two epoll calls): at 500 streams that was a fifth of a play process's CPU
+(bench/relay.py under py-spy). Here a protocol keeps what arrives in a buffer and a read takes
+it, waiting (with its timeout) only when the buffer is empty; reading is paused only when a
+slow reader lets more than ``HIGH_WATER`` bytes pile up. TLS goes through the loop's own
+``start_tls``. Errors map to httpcore's, as its backends do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+from collections.abc import Iterable
+from typing import Any
+
+import httpcore2
+import httpx2
+from httpcore2 import AsyncNetworkBackend, AsyncNetworkStream
+
+HIGH_WATER = 256 * 1024  # bytes buffered before the socket's reading is paused
+LOW_WATER = 64 * 1024
+
+
+class _Buffered(asyncio.Protocol):
+    """What arrived and has not been read yet; the reader's future, when it waits."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.closed = False
+        self.error: BaseException | None = None
+        self.reader: asyncio.Future[None] | None = None
+        self.paused = False
+        self.drained: asyncio.Future[None] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if len(self.buffer) > HIGH_WATER and not self.paused and self.transport is not None:
+            self.paused = True
+            self.transport.pause_reading()
+        self._wake()
+
+    def eof_received(self) -> bool:
+        self.closed = True
+        self._wake()
+        return False  # close our side too: HTTP never half-closes
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed, self.error = True, exc
+        self._wake()
+        if self.drained is not None and not self.drained.done():
+            self.drained.set_result(None)
+
+    def pause_writing(self) -> None:
+        self.drained = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        if self.drained is not None and not self.drained.done():
+            self.drained.set_result(None)
+        self.drained = None
+
+    def _wake(self) -> None:
+        if self.reader is not None and not self.reader.done():
+            self.reader.set_result(None)
+
+    def take(self, max_bytes: int) -> bytes:
+        data = bytes(self.buffer[:max_bytes])
+        del self.buffer[:max_bytes]
+        if self.paused and len(self.buffer) < LOW_WATER and self.transport is not None:
+            self.paused = False
+            self.transport.resume_reading()
+        return data
+
+
+class AsyncioStream(AsyncNetworkStream):
+    def __init__(self, transport: asyncio.Transport, protocol: _Buffered) -> None:
+        self._transport = transport
+        self._protocol = protocol
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        protocol = self._protocol
+        if not protocol.buffer and not protocol.closed:
+            protocol.reader = asyncio.get_running_loop().create_future()
+            try:
+                async with asyncio.timeout(timeout):
+                    await protocol.reader
+            except TimeoutError:
+                raise httpcore2.ReadTimeout("timed out reading the model's reply") from None
+            finally:
+                protocol.reader = None
+        if protocol.buffer:
+            return protocol.take(max_bytes)
+        if protocol.error is not None:
+            raise httpcore2.ReadError(str(protocol.error)) from protocol.error
+        return b""
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        if not buffer:
+            return
+        protocol = self._protocol
+        if protocol.closed:
+            raise httpcore2.WriteError("the connection is closed")
+        self._transport.write(buffer)
+        if protocol.drained is not None:
+            try:
+                async with asyncio.timeout(timeout):
+                    await protocol.drained
+            except TimeoutError:
+                raise httpcore2.WriteTimeout("timed out writing the request") from None
+
+    async def aclose(self) -> None:
+        self._transport.close()
+
+    async def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> AsyncNetworkStream:
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(timeout):
+                transport = await loop.start_tls(
+                    self._transport, self._protocol, ssl_context, server_hostname=server_hostname
+                )
+        except TimeoutError:
+            self._transport.close()
+            raise httpcore2.ConnectTimeout("timed out starting TLS") from None
+        except (OSError, ssl.SSLError) as exc:
+            self._transport.close()
+            raise httpcore2.ConnectError(str(exc)) from exc
+        assert isinstance(transport, asyncio.Transport)
+        self._protocol.transport = transport
+        return AsyncioStream(transport, self._protocol)
+
+    def get_extra_info(self, info: str) -> Any:
+        if info == "is_readable":  # an idle pooled connection the server closed, or junk
+            return bool(self._protocol.buffer) or self._protocol.closed
+        names = {"ssl_object": "ssl_object", "client_addr": "sockname", "server_addr": "peername"}
+        if info in names:
+            return self._transport.get_extra_info(names[info])
+        if info == "socket":
+            return self._transport.get_extra_info("socket")
+        return None
+
+
+class AsyncioBackend(AsyncNetworkBackend):
+    """httpcore's network backend for the model connections (see the module's docstring)."""
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore2.SOCKET_OPTION] | None = None,
+    ) -> AsyncNetworkStream:
+        loop = asyncio.get_running_loop()
+        local = (local_address, 0) if local_address else None
+        try:
+            async with asyncio.timeout(timeout):
+                transport, protocol = await loop.create_connection(
+                    _Buffered, host, port, local_addr=local
+                )
+        except TimeoutError:
+            raise httpcore2.ConnectTimeout(f"timed out connecting to {host}:{port}") from None
+        except OSError as exc:
+            raise httpcore2.ConnectError(str(exc)) from exc
+        sock: socket.socket | None = transport.get_extra_info("socket")
+        for option in socket_options or ():
+            if sock is not None:
+                sock.setsockopt(*option)
+        return AsyncioStream(transport, protocol)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+class SiteTransport(httpx2.AsyncHTTPTransport):
+    """httpx's transport for the operator's own model server, on ``AsyncioBackend``."""
+
+    def __init__(self, *, max_connections: int = 1000) -> None:
+        context = httpx2.create_ssl_context()
+        super().__init__(verify=context)
+        self._pool = httpcore2.AsyncConnectionPool(
+            ssl_context=context,
+            max_connections=max_connections,
+            max_keepalive_connections=max_connections,
+            keepalive_expiry=5.0,
+            network_backend=AsyncioBackend(),
+        )
+
+
+def site_client(*, timeout: float) -> httpx2.AsyncClient:
+    """The HTTP client for the site's own model server (``FABULA_BASE_URL``, the operator's)."""
+    return httpx2.AsyncClient(
+        transport=SiteTransport(), timeout=httpx2.Timeout(timeout, connect=min(timeout, 10.0))
+    )
