@@ -13,7 +13,6 @@ session is its claim in the database (play.recovery), which a commit checks.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import weakref
@@ -41,6 +40,9 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+
+
+RELEASE_SECONDS = 5.0  # the longest a release waits on Redis; the lock's TTL frees it anyway
 
 
 def lock_ttl_ms() -> int:
@@ -119,6 +121,7 @@ class RedisLease:
         self._client = client
         self._ttl_ms = ttl_ms
         self._lost = False
+        self._released = False
         self._renewer = asyncio.ensure_future(self._renew_forever())
 
     @property
@@ -126,12 +129,14 @@ class RedisLease:
         return self._lost
 
     async def _renew_forever(self) -> None:
-        while True:
+        while not self._released:
             await asyncio.sleep(self._ttl_ms / 3000)
             try:
                 # After a Redis restart the key is gone: take it back unless someone else has.
                 kept = await self._client.eval(_RETAKE, 1, self.key, self.token, self._ttl_ms)
             except Exception:  # a Redis blip: try again next period, the TTL still covers us
+                if self._released:
+                    return  # the cancel of ``release``, turned into an error by the client
                 log.warning("could not renew lock %s", self.key, exc_info=True)
                 continue
             if not kept:
@@ -140,11 +145,20 @@ class RedisLease:
                 return
 
     async def release(self) -> None:
+        """Free the lock; never waits long, since a turn's last frames go out after it.
+
+        The renewer is cancelled but not awaited to its end: redis-py turns a cancel that lands
+        while a command waits for a pooled connection into a ``ConnectionError``, which a
+        renewer that retries on errors would swallow and loop on, and the turn would never send
+        ``message_done`` (bench/relay.py at 500 sessions: 1-3% of them; tests/play/test_locks.py).
+        """
+        self._released = True
         self._renewer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._renewer
+        await asyncio.wait([self._renewer], timeout=RELEASE_SECONDS)
         try:
-            await self._client.eval(_RELEASE, 1, self.key, self.token)
+            await asyncio.wait_for(
+                self._client.eval(_RELEASE, 1, self.key, self.token), RELEASE_SECONDS
+            )
         except Exception:
             log.warning("could not release lock %s; it expires by itself", self.key, exc_info=True)
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from play.locks import LocalLocks, lock_backend
+import asyncio
+from typing import Any
+
+from play.locks import LocalLocks, RedisLease, lock_backend
 
 
 async def test_a_held_lock_is_busy_until_released():
@@ -42,3 +45,34 @@ async def test_a_dead_holders_lock_is_freed_only_with_its_own_token():
     assert await locks.is_held("s1")
     assert await locks.release_token("s1", lease.token)
     assert not await locks.is_held("s1")
+
+
+class PoolSwallowingCancels:
+    """A Redis client whose renew waits for a pooled connection, and which turns a cancel of
+    that wait into a ``ConnectionError`` (what redis-py's blocking pool can do under load)."""
+
+    def __init__(self) -> None:
+        self.renewing = asyncio.Event()
+        self.released: list[str] = []
+
+    async def eval(self, script: str, keys: int, key: str, token: str, *args: Any) -> int:
+        if args:  # the renew: waits for a connection that never frees up
+            self.renewing.set()
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                raise ConnectionError("No connection available.") from None
+        self.released.append(token)
+        return 1
+
+
+async def test_a_release_ends_even_when_the_client_swallows_the_renewers_cancel():
+    client = PoolSwallowingCancels()
+    lease = RedisLease(client, "fabula:lock:s1", "token-1", ttl_ms=30)
+    await asyncio.wait_for(client.renewing.wait(), 5)  # the renewer is mid-command
+
+    await asyncio.wait_for(lease.release(), 10)
+
+    assert client.released == ["token-1"]
+    await asyncio.sleep(0.05)  # a renewer that loops on would be renewing again by now
+    assert lease._renewer.done()
