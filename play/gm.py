@@ -37,7 +37,7 @@ from play.models import Session
 from play.narrator import narrator
 from play.providers import ProviderConfig, release_action
 from play.relay import relay
-from play.sessions import Player, state_of, world_of
+from play.sessions import Player, state_of, with_version_hash, world_of
 from studio.models import World, WorldVersion
 
 ENGINE = "engine"
@@ -269,7 +269,7 @@ def session_frames(session: Session) -> list[Any]:
 def join_frames(session_id: str, player: Player) -> list[Any]:
     """What a socket of a game-master session gets after its history: the scene, the check
     waited on, and the quota notice when the character's live actions are used up."""
-    session = Session.objects.select_related("world_version").filter(pk=session_id).first()
+    session = with_version_hash(Session.objects.filter(pk=session_id)).first()
     if session is None:
         return []
     out = session_frames(session)

@@ -57,7 +57,7 @@ from play.frames import (
 from play.locks import lock_backend
 from play.models import Session
 from play.relay import Subscription, fanout_enabled, load_partial, relay
-from play.sessions import Player
+from play.sessions import Player, with_version_hash
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,7 @@ async def _history(joined: Joined, since: int | None) -> dict[str, Any]:
 
 
 def _session(session_id: str) -> Session:
-    session = Session.objects.select_related("world_version").filter(pk=session_id).first()
+    session = with_version_hash(Session.objects.filter(pk=session_id)).first()
     if session is None:
         raise PlayError(gettext("This session no longer exists."))
     return session

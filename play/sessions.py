@@ -68,7 +68,7 @@ def get_session_for_player(player: Player, session_id: Any) -> Session:
         pk = uuid.UUID(str(session_id))
     except ValueError:
         raise SessionNotFound("This session does not exist.") from None
-    session = Session.objects.select_related("world_version").filter(pk=pk).first()
+    session = with_version_hash(Session.objects.filter(pk=pk)).first()
     if session is None:
         raise SessionNotFound("This session does not exist.")
     if session.owner_id is not None:
