@@ -83,7 +83,8 @@ async def test_a_session_moves_to_the_other_process_mid_reply_and_plays_on(model
         [Reply(text=FIRST_REPLY, chunk_size=4, delay=0.025), Reply(text=SECOND_REPLY)]
     )
     cookie, session = await player_and_session()
-    with launched(2, **provider_env(model_server)) as server:
+    # PostgreSQL behind each process's own pool, as make serve-prod runs it.
+    with launched(2, FABULA_DB_POOL="4", **provider_env(model_server)) as server:
         first, _, pid_a = await socket_on(server, session.pk, cookie)
         await first.send(type="send", text="Tell me")
         reply_id = (await first.until("message_start"))["message"]["id"]
