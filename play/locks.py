@@ -153,8 +153,12 @@ class RedisLease:
         ``message_done`` (bench/relay.py at 500 sessions: 1-3% of them; tests/play/test_locks.py).
         """
         self._released = True
-        self._renewer.cancel()
-        await asyncio.wait([self._renewer], timeout=RELEASE_SECONDS)
+        renewer = self._renewer
+        renewer.cancel()
+        # A lease taken in another event loop (async_to_sync in a sync caller) has its renewer
+        # there: that loop may be closed already, and nothing of it can be awaited here.
+        if renewer.get_loop() is asyncio.get_running_loop():
+            await asyncio.wait([renewer], timeout=RELEASE_SECONDS)
         try:
             await asyncio.wait_for(
                 self._client.eval(_RELEASE, 1, self.key, self.token), RELEASE_SECONDS
