@@ -22,6 +22,7 @@ import json
 import multiprocessing
 import os
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -121,6 +122,8 @@ def wait_port(port: int, process: subprocess.Popen[bytes] | None = None) -> None
 def setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    for secret in ("SECRET_KEY", "FABULA_KEY_ENCRYPTION_SECRET"):  # DEBUG off; daphne inherits
+        os.environ.setdefault(secret, secrets.token_urlsafe(50))
     import django
 
     django.setup()
@@ -294,13 +297,15 @@ async def run_level(
             for i, u in enumerate(urls)
         ]
         await asyncio.sleep(min(10.0, 1 + sessions / 100))  # let every socket connect
-        peak = rss_kib(daphne.pid)
+        peak = idle = rss_kib(daphne.pid)
         started = time.monotonic()
         cpu_before = cpu_seconds(daphne.pid)
         model_before = cpu_seconds(model.pid or 0)
         own_before = time.process_time()
         go.set()
         budget = tokens / rate + ramp + 60
+        done, pending = await asyncio.wait(tasks, timeout=tokens / rate / 2)  # mid-reply
+        streaming = rss_kib(daphne.pid)
         done, pending = await asyncio.wait(tasks, timeout=budget)
         peak = max(peak, rss_kib(daphne.pid))
         cpu = cpu_seconds(daphne.pid) - cpu_before
@@ -332,6 +337,8 @@ async def run_level(
         + [repr(e) for e in errors[:3]]
         + [f"stalled after {p}" for p in stalled[:3]],
         "kib_per_session": (peak - baseline) / sessions,
+        "kib_idle": (idle - baseline) / sessions,
+        "kib_streaming": (streaming - baseline) / sessions,
         "frames_per_s": len(latencies) / elapsed if elapsed else 0.0,
         "wall_s": elapsed,
         "daphne_cpu": cpu / elapsed if elapsed else 0.0,
@@ -405,7 +412,8 @@ def main() -> None:
             )
             print(
                 f"{'':>8} cpu: model server {row['model_cpu']:.0%}, "
-                f"clients {row['client_cpu']:.0%}, wall {row['wall_s']:.1f} s"
+                f"clients {row['client_cpu']:.0%}, wall {row['wall_s']:.1f} s; KiB/sess: "
+                f"connected {row['kib_idle']:.0f}, mid-reply {row['kib_streaming']:.0f}"
             )
             if row["errors"] or row["unfinished"]:
                 print(f"         unfinished={row['unfinished']} errors={row['errors']}")
