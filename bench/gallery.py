@@ -97,11 +97,18 @@ def setup_django(database_url: str) -> None:
 # --- seeding ---------------------------------------------------------------------------------
 def copy_rows(table: str, template: Any, source: str, overrides: dict[str, str]) -> int:
     """INSERT … SELECT one row per row of ``source``: the template row's values, but for
-    ``overrides`` (column -> SQL over ``g`` and the source's columns)."""
+    ``overrides`` (column -> SQL over ``g`` and the source's columns). Generated columns (the
+    versions' search_vector) are left out: PostgreSQL computes them."""
     from django.db import connection
 
     with connection.cursor() as cursor:
-        columns = [c.name for c in connection.introspection.get_table_description(cursor, table)]
+        cursor.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = %s AND is_generated = 'NEVER' "
+            "ORDER BY ordinal_position",
+            [table],
+        )
+        columns = [row[0] for row in cursor.fetchall()]
         names = [c for c in columns if c != "id" or "id" in overrides]
         values = [overrides.get(c, f't."{c}"') for c in names]
         cursor.execute(

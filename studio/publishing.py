@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.core.paginator import Page, Paginator
 from django.db import connection, transaction
 from django.db.models import (
     BooleanField,
+    Expression,
     ExpressionWrapper,
     F,
     Func,
@@ -29,9 +31,9 @@ from engine.world import WorldDefinition, WorldValidationError, export_world, lo
 from studio.models import World, WorldVersion, new_uid
 from studio.worlds import import_world, world_to_dict
 
-# Migration 0007 creates this function and a GIN index on it over WorldVersion's columns.
-GALLERY_DOCUMENT = "fabula_gallery_document"
-VECTOR = SearchVectorField()
+# Migration 0008 stores 0007's document (name, description, tags) in this generated column of
+# studio_worldversion, GIN-indexed; the model does not declare it (see StoredVector).
+SEARCH_VECTOR = "search_vector"
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 WORD = re.compile(r"\w+")
 # Pages counted past the one shown: "Page 1 of 5+" beyond that.
@@ -105,9 +107,10 @@ def version_definition(version: WorldVersion) -> WorldDefinition:
 def gallery_worlds(query: str = "", tag: str = "", language: str = "") -> QuerySet[World]:
     """Published worlds, newest version first, filtered on their published version.
 
-    On PostgreSQL every filter is served by an index of migration 0007 (full-text document,
-    tag array, language) and the order by ``version_gallery_newest``, so a page costs the same
-    with 100,000 worlds as with ten. SQLite, for development and tests, scans with icontains.
+    On PostgreSQL every filter is served by an index of migrations 0007-0008 (full-text
+    document, tag array, language) and the order by ``version_gallery_newest``, so a page costs
+    the same with 100,000 worlds as with ten. SQLite, for development and tests, scans with
+    icontains.
     """
     worlds = World.objects.filter(published=True, published_version__isnull=False).annotate(
         has_demo=ExpressionWrapper(Q(demo__isnull=False), output_field=BooleanField())
@@ -151,29 +154,47 @@ def _search_scan(query: str) -> Q:
 
 
 def _search_postgres(query: str) -> Q:
-    """Every word in the version's full-text document (the expression migration 0007 indexes).
+    """Every word in the version's stored full-text document (migration 0008's column).
 
     A condition on the joined version row itself, not a subquery: PostgreSQL then either walks
     the newest-first index and stops after a page (common words) or reads the few matches from
-    the GIN index (rare ones), whichever costs less.
+    the GIN index (rare ones), whichever costs less; either way the document is read, not
+    rebuilt, for each row it checks.
     """
     terms = gallery_tsquery(query)
     if not terms:
         return Q(pk__in=[])
-    version = "published_version__"
-    document = Func(
-        F(f"{version}name"),
-        F(f"{version}description"),
-        F(f"{version}tags"),
-        function=GALLERY_DOCUMENT,
-        output_field=VECTOR,
-    )
+    document = StoredVector("published_version__name")
     return Q(SearchVectorExact(document, SearchQuery(terms, config="simple", search_type="raw")))
+
+
+class StoredVector(Expression):
+    """The ``search_vector`` column of the version table that ``sibling`` (a column path such
+    as ``published_version__name``) is read from, under that join's alias.
+
+    The model does not declare the column, since SQLite has no tsvector to generate; resolving
+    a declared sibling joins the table (or reuses its join) and yields the alias to qualify with.
+    """
+
+    def __init__(self, sibling: str) -> None:
+        super().__init__(output_field=SearchVectorField())
+        self.sibling: Any = F(sibling)
+
+    def get_source_expressions(self) -> list[Any]:
+        return [self.sibling]
+
+    def set_source_expressions(self, exprs: Sequence[Any]) -> None:
+        (self.sibling,) = exprs
+
+    # A list of parameters, as Col's: the lookup adds the query's list to it (stubs: a tuple).
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:  # type: ignore[override]
+        alias = compiler.quote_name_unless_alias(self.sibling.alias)
+        return f"{alias}.{connection.ops.quote_name(SEARCH_VECTOR)}", []
 
 
 def gallery_tsquery(query: str) -> str:
     """``query`` as a to_tsquery string: every word required, and each Chinese or Japanese
-    character a word of its own, the way migration 0007 indexes them.
+    character a word of its own, the way migration 0007's document splits them.
 
     Whole words, not prefixes: PostgreSQL cannot estimate how many rows a prefix matches, and
     on a guess of "a few hundred" it walked all 100,000 worlds newest first, rebuilding each
@@ -202,6 +223,11 @@ class GalleryPaginator(Paginator):  # type: ignore[type-arg]  # generic in the s
     pages after ``number`` keeps a page's cost independent of the catalogue's size; the count
     is exact (``exact``) whenever the results end within that window, as in any small
     gallery, and otherwise a lower bound that grows as the reader pages on.
+
+    The count reads the ids it counts: when they are all the results, the page is read by them
+    (primary keys) rather than by the search. Otherwise, for a word the planner has no
+    statistics for, it guesses 0.5% of the worlds match and walks the newest-first index to
+    collect a page; for a word nobody used that walk read all 100,000 versions.
     """
 
     def __init__(self, object_list: QuerySet[World], per_page: int, number: Any, lookahead: int):
@@ -213,12 +239,19 @@ class GalleryPaginator(Paginator):  # type: ignore[type-arg]  # generic in the s
             wanted = 1
         self.limit = (wanted + lookahead) * per_page
         self.exact = True
+        self.counted: list[int] = []
 
     @cached_property
     def count(self) -> int:
-        found: int = self.worlds.order_by()[: self.limit + 1].count()
-        self.exact = found <= self.limit
-        return min(found, self.limit)
+        counted = self.worlds.order_by().values_list("published_version_id", flat=True)
+        self.counted = list(counted[: self.limit + 1])
+        self.exact = len(self.counted) <= self.limit
+        return min(len(self.counted), self.limit)
+
+    def page(self, number: Any) -> Page[World]:
+        if self.count == len(self.counted):  # every result counted
+            self.object_list = self.worlds.filter(published_version_id__in=self.counted)
+        return super().page(number)
 
     @property
     def pages_label(self) -> str:

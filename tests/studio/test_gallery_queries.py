@@ -139,3 +139,17 @@ def test_a_large_gallery_counts_only_four_pages_ahead(client, alice):
 )
 def test_a_query_becomes_a_tsquery_of_whole_words_and_single_han_characters(query, expected):
     assert gallery_tsquery(query) == expected
+
+
+def test_a_gallery_counted_in_full_reads_its_page_by_the_counted_versions(client, alice):
+    """A word the planner has no statistics for must not send it walking every world."""
+    shelve(alice, 3)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get("/api/gallery", {"q": "salt"}).json()["count"] == 3
+    listed = re.search(
+        r'"studio_world"."published_version_id" IN \(([\d, ]+)\)', captured[-1]["sql"]
+    )
+    assert listed, captured[-1]["sql"]
+    assert {int(pk) for pk in listed[1].split(",")} == set(
+        WorldVersion.objects.values_list("pk", flat=True)
+    )
