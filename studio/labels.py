@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 LABELS: dict[str, Promise] = {
@@ -170,6 +170,22 @@ def label_of(value: object) -> str | Promise:
     """The label of an engine id, lazy (for choices built at import); unknown values as they are."""
     text = str(value)
     return LABELS.get(text, text)
+
+
+_TEXTS: dict[tuple[str | None, str], str] = {}
+
+
+def label_text(value: object) -> str:
+    """``str(label_of(value))``, remembered per language: a list of 5,000 entries names the
+    same few sections 5,000 times, and each lazy label costs a translation lookup."""
+    text = str(value)
+    key = (get_language(), text)
+    known = _TEXTS.get(key)
+    if known is None:
+        known = str(LABELS.get(text, text))
+        if len(_TEXTS) < 4096:  # engine ids are few; anything else is not worth keeping
+            _TEXTS[key] = known
+    return known
 
 
 _REASONS: tuple[tuple[re.Pattern[str], Promise], ...] = (

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from django import template
 from django.urls import NoReverseMatch, reverse
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from engine.prompt import STEP_NAMES, PromptBlock
 from studio.assets import resolve_asset_url
 from studio.forms import PreviewForm
 from studio.forms.preview import SAMPLE_CHAT
+from studio.item_rows import item_rows as render_item_rows
+from studio.item_rows import tag_class
 from studio.labels import label_of, reason_label
 from studio.live import default_values, step_name
 from studio.models import World
@@ -41,7 +43,6 @@ NAV = (
     ("tests", "studio:world_tests", _("World tests")),
     ("tester", "studio:tester", _("Directive tester")),
 )
-_COLOR = re.compile(r"(?:bg|text|border)-([a-z]+)(?:-\d+)?")
 
 
 @register.inclusion_tag("studio/partials/editor_nav.html")
@@ -67,11 +68,13 @@ def lint_panel(world: World) -> dict[str, Any]:
     return {"world": world, "lint": None}
 
 
-@register.filter
-def tag_class(color: str) -> str:
-    """A CSS class for a Tailwind colour class of ``customTagColors`` (``bg-red-500`` → red)."""
-    match = _COLOR.search(color or "")
-    return f"tag-color-{match.group(1)}" if match else "tag-color-gray"
+register.filter("tag_class", tag_class)
+
+
+@register.simple_tag
+def item_rows(items: Any, names: dict[str, str], world: World, current: Any) -> SafeString:
+    """The rows of an item list (`studio.item_rows`): a 5,000-entry list in one call."""
+    return render_item_rows(items, names, world, current)
 
 
 @register.filter

@@ -17,7 +17,7 @@ from engine.world import WorldValidationError
 from studio.access import get_world_for_user
 from studio.editing import Direction, move_tag, remove_tag, set_tag_color
 from studio.forms import EntryFilterForm, EntryForm, FolderForm, TagForm
-from studio.labels import label_of
+from studio.labels import label_text
 from studio.models import Entry, EntryFolder, World
 from studio.views.common import AuthedRequest, changed, render_page
 from studio.views.kinds import Kind
@@ -48,8 +48,8 @@ def filter_entries(
 
 def describe_entry(entry: Entry) -> str:
     keywords = ", ".join(entry.keywords[:3])
-    section = label_of(entry.section)
-    return f"{section} · {keywords}" if keywords else str(section)
+    section = label_text(entry.section)
+    return f"{section} · {keywords}" if keywords else section
 
 
 ENTRIES = Kind(
