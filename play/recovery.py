@@ -78,8 +78,14 @@ def _machine() -> str:
 
 
 def process_identity() -> str:
-    pid = os.getpid()  # not cached: a forked worker is another process
-    return f"{_machine()}|{pid}|{_start_time(pid) or '-'}"
+    pid = os.getpid()  # looked up each time: a forked worker is another process
+    known = _IDENTITY.get(pid)
+    if known is None:  # read once per process: /proc costs a file read per turn otherwise
+        known = _IDENTITY[pid] = f"{_machine()}|{pid}|{_start_time(pid) or '-'}"
+    return known
+
+
+_IDENTITY: dict[int, str] = {}
 
 
 def owner_of(token: str) -> str:

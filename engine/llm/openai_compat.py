@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import AsyncGenerator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlparse
 
 import openai
@@ -113,11 +113,14 @@ class OpenAICompatProvider(SDKProvider[openai.AsyncOpenAI]):
     async def _attempt(self, request: ChatRequest) -> AsyncGenerator[Chunk, None]:
         model = request.model or self.model
         max_tokens = _given(request.max_tokens)
+        # The SDK walks every parameter through its TypedDict unions before sending: 3.7 ms for
+        # a 31-message prompt, on the event loop that every other session's tokens wait for.
+        # Messages and tools are plain JSON already, so they go as body keys, sent as they are.
+        body: dict[str, object] = {"messages": [openai_message(m) for m in request.messages]}
+        body.update(self.extra_body(request), **_tool_options(request))
         response = self.client.chat.completions.with_streaming_response.create(
             model=model,
-            messages=[
-                cast("ChatCompletionMessageParam", openai_message(m)) for m in request.messages
-            ],
+            messages=(),  # sent from ``body``
             stream=True,
             stream_options={"include_usage": True},
             temperature=_given(request.temperature),
@@ -129,8 +132,7 @@ class OpenAICompatProvider(SDKProvider[openai.AsyncOpenAI]):
             max_completion_tokens=max_tokens if self.official else omit,
             max_tokens=omit if self.official else max_tokens,
             response_format={"type": "json_object"} if request.structured_output else omit,
-            extra_body=self.extra_body(request) or None,
-            **_tool_options(request),
+            extra_body=body,
         )
         reader = _StreamReader()
         async with response as raw:

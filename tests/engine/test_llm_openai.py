@@ -141,6 +141,34 @@ async def test_maps_world_settings_to_request_parameters(server, sleep, make_pro
     assert "max_completion_tokens" not in body
 
 
+async def test_messages_and_tools_skip_the_sdks_parameter_walk_but_reach_the_wire(
+    server, sleep, make_provider, monkeypatch
+):
+    # The SDK's walk over its TypedDicts costs milliseconds per prompt on the event loop.
+    import openai
+    from openai.resources.chat.completions import completions
+
+    walked: list[dict[str, Any]] = []
+    real = completions.async_maybe_transform
+
+    async def recording(data: Any, expected: Any) -> Any:
+        walked.append(dict(data))
+        return await real(data, expected)
+
+    monkeypatch.setattr(completions, "async_maybe_transform", recording)
+    tool = {"name": "roll_dice", "description": "Roll dice.", "parameters": {"type": "object"}}
+    await collect(make_provider(), request(tools=[tool]))
+
+    assert [list(body["messages"]) for body in walked] == [[]]
+    assert isinstance(walked[0]["tools"], openai.Omit)
+    body = server.requests[0].body
+    assert body["messages"] == [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": ACTION},
+    ]
+    assert [t["function"]["name"] for t in body["tools"]] == ["roll_dice"]
+
+
 async def test_leaves_unset_parameters_out_and_uses_the_provider_model(
     server, sleep, make_provider
 ):
