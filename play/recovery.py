@@ -78,14 +78,13 @@ def _machine() -> str:
 
 
 def process_identity() -> str:
-    pid = os.getpid()  # looked up each time: a forked worker is another process
-    known = _IDENTITY.get(pid)
-    if known is None:  # read once per process: /proc costs a file read per turn otherwise
-        known = _IDENTITY[pid] = f"{_machine()}|{pid}|{_start_time(pid) or '-'}"
-    return known
+    return _identity_of(os.getpid())  # the pid each time: a forked worker is another process
 
 
-_IDENTITY: dict[int, str] = {}
+@functools.cache
+def _identity_of(pid: int) -> str:
+    """Read once per process: /proc would cost a file read on every turn."""
+    return f"{_machine()}|{pid}|{_start_time(pid) or '-'}"
 
 
 def owner_of(token: str) -> str:

@@ -51,19 +51,17 @@ def item_rows(
     for index, (item, meta) in enumerate(items):
         pk, name, key = item.pk, getattr(item, "name", ""), getattr(item, "key", "")
         label = name or key
-        shown = escape(f"{key} · {meta}" if name else str(meta))
-        badges = _badges(getattr(item, "tags", None), colors)
         refocus = f"#item-list li[data-id='{pk}'] button"
-        controls = (
-            f'class="icon small" name="direction" formaction="{move(pk)}" hx-post="{move(pk)}"'
-        )
+        link, moved = edit(pk), move(pk)
+        controls = f'class="icon small" name="direction" formaction="{moved}" hx-post="{moved}"'
         out.append(
             f'<li data-id="{pk}" draggable="true"{_CURRENT if pk == current_pk else ""}>'
             f'<input type="hidden" name="order" value="{pk}">'
             f'<span class="grip" aria-hidden="true" title="{drag}">⋮⋮</span>'
-            f'<span class="name"><a href="{edit(pk)}" hx-get="{edit(pk)}" hx-target="#workspace" '
-            f'hx-push-url="true">{escape(label)}</a> <span class="meta">{shown}</span> {badges}'
-            f'</span><span class="controls">'
+            f'<span class="name"><a href="{link}" hx-get="{link}" hx-target="#workspace" '
+            f'hx-push-url="true">{escape(label)}</a> '
+            f'<span class="meta">{escape(f"{key} · {meta}" if name else str(meta))}</span> '
+            f'{_badges(getattr(item, "tags", None), colors)}</span><span class="controls">'
             f'<button type="submit" {controls} value="up" title="{up_title}" '
             f'aria-label="{escape(up % {"name": label})}" data-refocus="{refocus}[value=up]"'
             f"{' disabled' if index == 0 else ''}>↑</button> "
