@@ -17,6 +17,13 @@ $(VENV)/.installed: pyproject.toml
 	@touch $@
 
 install: $(VENV)/.installed ## Create .venv and install the app with its dev tools
+	@$(MAKE) --no-print-directory native
+
+# The engine's hot modules compiled with mypyc into build/native (engine/native.py says why);
+# a build that fails (no C compiler) leaves the engine in pure Python, which is slower, not wrong.
+native: $(VENV)/.installed ## Compile the engine's reply parser and state operations (mypyc)
+	@$(PY) -m engine.native_build --if-stale || \
+		echo "engine.native: not compiled; the engine runs as pure Python (slower)" >&2
 
 # Development: DEBUG on (plain http, SECRET_KEY generated once into .secrets/) unless set.
 run: export DEBUG ?= 1
@@ -42,7 +49,7 @@ lint: install ## ruff (lint + format check) and mypy (strict on engine/)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy engine config studio play
 
-test: lint ## Lint, type-check and run the whole pytest suite
+test: lint native ## Lint, type-check and run the whole pytest suite
 	$(VENV)/bin/pytest
 
 fmt: install ## Format and autofix

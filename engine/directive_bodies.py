@@ -138,7 +138,7 @@ def _value(text: str, decoded: Any) -> tuple[Any, bool]:
     return text, False
 
 
-def _number(text: str) -> float:
+def _number(text: str) -> int | float:
     try:
         if _INTEGER.fullmatch(text):
             return int(text)

@@ -166,7 +166,7 @@ def _apply(
     if kind == "number" and not path and type(value) is int:  # the commonest case, inline
         current = values[vid]
         if type(current) is int and (op == "add" or op == "subtract" or op == "set"):
-            new: float = (
+            new: int | float = (
                 current + value if op == "add" else current - value if op == "subtract" else value
             )
             low, high = variable.min, variable.max

@@ -44,7 +44,7 @@ def _number(kind: Kind, values: dict[str, Any], effect: Effect) -> Any:
         return SLOW
     op = effect.operation
     if op == "add":
-        new: float = current + value
+        new: int | float = current + value
     elif op == "subtract":
         new = current - value
     elif op == "set":

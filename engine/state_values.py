@@ -66,7 +66,7 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _number_operand(value: Any) -> float:
+def _number_operand(value: Any) -> int | float:
     if _is_number(value):
         if isinstance(value, float) and not math.isfinite(value):
             raise _Refused(f"'{value}' is not a finite number")
@@ -83,7 +83,7 @@ def _number_operand(value: Any) -> float:
     raise _Refused(f"{_show(value)} is not a number")
 
 
-def _arithmetic(op: str, current: float, operand: float) -> float:
+def _arithmetic(op: str, current: int | float, operand: int | float) -> int | float:
     if op == "add":
         result = current + operand
     elif op == "subtract":
@@ -97,7 +97,7 @@ def _arithmetic(op: str, current: float, operand: float) -> float:
     return _whole(result)
 
 
-def _whole(number: float) -> float:
+def _whole(number: int | float) -> int | float:
     if isinstance(number, float) and number.is_integer() and abs(number) < 2**53:
         return int(number)
     return number
