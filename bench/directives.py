@@ -23,6 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import native
 from engine.directives import StreamFilter, extract_directives, parse_reply
 from engine.state import Effect, apply_effects, name_index
 from engine.world import WorldDefinition, load_world
@@ -325,6 +326,10 @@ def main() -> None:
         return
     mb = len(reply.encode()) / 1e6
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; times are CPU medians")
+    print(
+        "engine modules: "
+        + ("compiled (engine.native)" if native.active() else "pure Python (make native compiles)")
+    )
     ours = parse_reply(WORLD, reply)
     _, found = naive_parse(WORLD, reply, WORLD.default_state())
     print(

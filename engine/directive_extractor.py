@@ -91,29 +91,32 @@ class _Extractor:
         self.failures = 0  # JSON values that failed to decode in place (see `json_close`)
 
     def run(self) -> Extraction:
+        # Written for mypyc (`engine.native`): positions are native ints, and the list, dict and
+        # str methods are called on their objects, not through bound-method locals.
         text, index, pieces = self.text, self.index, self.pieces
-        memo, find, cut = index.memo, text.find, pieces.append
-        add_effect, effect_type, cue_type = self.effects.append, Effect, AudioCue
+        memo = index.memo
         pos = kept = 0  # ``kept``: where the text not yet cut starts (``self.kept`` in methods)
-        angle = find("<")
+        angle = text.find("<")
         for match in _BRACKETS.finditer(text):
-            start, end = match.span()
+            start: int = match.start()
+            end: int = match.end()
             if -1 < angle < start:  # read the tags before this '['
                 if angle < pos:
-                    angle = find("<", pos)
+                    angle = text.find("<", pos)
                 if -1 < angle < start:
                     self.kept = kept
                     pos = self.scan(pos, start)
                     kept = self.kept
-                    angle = find("<", pos)
+                    angle = text.find("<", pos)
             if start < pos:  # inside something already read; read what it hid past ``pos``
                 if end > pos:
                     self.kept = kept
                     pos = self.scan(pos, end)
                     kept = self.kept
                 continue
-            source, body = match.group(0, 2)
+            body: str | None = match.group(2)
             if body is not None:
+                source: str = match.group(0)
                 known = memo.get(source)  # the same scalar directive: the same immutable result
                 if known is None:
                     target = resolve_head(index, match.group(1))
@@ -131,22 +134,22 @@ class _Extractor:
                         if len(memo) >= MEMO_LIMIT:
                             memo.clear()
                         memo[source] = known
-                elif type(known) is effect_type:
-                    add_effect(known)
-                elif type(known) is cue_type:
+                elif isinstance(known, Effect):
+                    self.effects.append(known)
+                elif isinstance(known, AudioCue):
                     self.audio.append(known)
                 else:
                     self.skipped.append(known)
-                cut(text[kept:start])
+                pieces.append(text[kept:start])
                 kept = pos = end
                 continue
-            head = match.group(1)
+            head: str | None = match.group(1)
             if head is not None:
                 target = resolve_head(index, head)
                 if target is not None and target[0] is not AUDIO:
                     close, value = self.json_close(end)
                     if 0 <= close - match.end(1) - 1 <= MAX_BODY:
-                        cut(text[kept:start])
+                        pieces.append(text[kept:start])
                         kept = pos = close + 1
                         self.json_directive(target, match.group(3), value, text[start:pos])
                         continue
@@ -157,7 +160,7 @@ class _Extractor:
             kept = self.kept
         self.kept = kept
         self.scan(pos, len(text))
-        cut(text[self.kept :])
+        pieces.append(text[self.kept :])
         return Extraction(
             text=clean_pieces(pieces),
             effects=self.patches + self.json_effects + self.effects,

@@ -18,28 +18,31 @@ _CLOSER = "."  # any character of `engine.text_tidy._CLOSERS`, to learn the othe
 def clean_pieces(pieces: list[str]) -> str:
     """``clean_text(pieces)``: the text between removals, tidied and joined."""
     out: list[str] = []
-    append = out.append
     gaps = _GAPS
     pending = ""  # whitespace and removals since the last visible character
     started = False
     for piece in pieces:
-        stripped = piece.lstrip()
-        if not stripped:
+        body = piece.strip()
+        if not body:
             pending += piece + MARK
             continue
-        body = stripped.rstrip()
+        # The first visible character is the first occurrence of ``body[0]``: what precedes it
+        # is whitespace. Found with one character search instead of a second stripped copy.
+        lead = piece.find(body[0])
+        end = lead + len(body)
         if started:
-            lead = len(piece) - len(stripped)
             gap = pending + piece[:lead] if lead else pending
             known = gaps.get(gap)
             if known is None:
                 known = _learn(gap)
-            append(known[1] if body[0] in _CLOSERS else known[0])
+            out.append(known[1] if body[0] in _CLOSERS else known[0])
         else:
             started = True
-        append(body)
-        pending = stripped[len(body) :] + MARK
-    return _BLANK_RUN.sub("\n\n", "".join(out))
+        if body.find("\n") >= 0 and body.count("\n") >= 3:  # blank lines (a gap is tidied)
+            body = _BLANK_RUN.sub("\n\n", body)
+        out.append(body)
+        pending = piece[end:] + MARK if end < len(piece) else MARK
+    return "".join(out)
 
 
 def _learn(gap: str) -> tuple[str, str]:

@@ -25,8 +25,9 @@ ENGINE = Path(__file__).resolve().parent
 BUILD = ENGINE.parent / "build" / "native"
 STAMP = BUILD / "stamp.json"
 
-# Reply parsing (seed 000's six steps) and the operations it applies; each is strictly typed
-# and imports nothing that is not compiled or the standard library at module level.
+# Reply parsing (seed 000's six steps), the streamed reply's filter and the state operations they
+# apply: the loops that run per directive and per token. The prompt's modules were tried too and
+# gained nothing measurable, so they stay interpreted.
 MODULES = (
     "directive_bodies",
     "directive_extractor",
@@ -38,6 +39,7 @@ MODULES = (
     "state_names",
     "state_records",
     "state_values",
+    "stream_filter",
     "text_tidy",
 )
 
