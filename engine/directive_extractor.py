@@ -147,11 +147,26 @@ class _Extractor:
             if head is not None:
                 target = resolve_head(index, head)
                 if target is not None and target[0] is not AUDIO:
+                    # A JSON directive whose first ']' closes it, read before: the same text
+                    # decodes to the same effect (its value is never mutated: applying copies it).
+                    first = text.find("]", end)
+                    if first > 0 and first - start < _MEMO_SOURCE and self.failures < _FAILURES:
+                        known = memo.get(text[start : first + 1])
+                        if isinstance(known, Effect):
+                            self.json_effects.append(known)
+                            pieces.append(text[kept:start])
+                            kept = pos = first + 1
+                            continue
                     close, value = self.json_close(end)
                     if 0 <= close - match.end(1) - 1 <= MAX_BODY:
                         pieces.append(text[kept:start])
                         kept = pos = close + 1
-                        self.json_directive(target, match.group(3), value, text[start:pos])
+                        source = text[start:pos]
+                        effect = self.json_directive(target, match.group(3), value, source)
+                        if effect is not None and close == first and close - start < _MEMO_SOURCE:
+                            if len(memo) >= MEMO_LIMIT:
+                                memo.clear()
+                            memo[source] = effect
                         continue
             self.kept = kept
             pos = self.candidate(start)
@@ -265,17 +280,20 @@ class _Extractor:
             self.skipped.append(result)
         return result
 
-    def json_directive(self, target: Target, word: str | None, value: Any, source: str) -> None:
-        """``[head: op {json}]``, read as `_effect` would read its body."""
+    def json_directive(
+        self, target: Target, word: str | None, value: Any, source: str
+    ) -> Effect | None:
+        """``[head: op {json}]``, read as `_effect` would read its body; None when skipped."""
         name, parts = target
         operation = word.lower() if word else "set"
         try:
             path = _dot_path(parts) if parts else ()
         except _Malformed as malformed:
             self.skipped.append(Skipped(source, str(malformed)))
-            return
+            return None
         effect = Effect(name, path, operation, None if operation == "toggle" else value, source)
         self.json_effects.append(effect)
+        return effect
 
     def patch_block(self, attributes: str, inner: str, source: str) -> None:
         base: tuple[str, Path] | None = None

@@ -220,6 +220,8 @@ DIRECTIVES = st.lists(
                 *("[hp: -5]", "[gold: +50]", "[Hit Points: set 3]", "[mood: happy]"),
                 *("[flag: toggle]", "[npcs.a.t: +1]", '[bag: push {"n": 2}]', "[x: 1]"),
                 *("[audio: bgm-tavern play]", "<think>", "</think>", "[Note]"),
+                *('[npcs: merge {"a": {"t": 9}}]', '[bag: push [1, "]"]]', '[blob: {"k": [1]}]'),
+                *('[bag.0: merge {"n": 7}]', '[blob: {"k": 1', '[npcs.a.b: set {"t": 2}]'),
                 '<UpdateVariable target="npcs"><JSONPatch>[{"op": "delta", "path": "/a/t",',
                 ' "value": 2}]</JSONPatch></UpdateVariable>',
             ]
@@ -238,6 +240,17 @@ def test_a_reply_reads_the_same_with_the_memo_of_directives_warm_or_cold(parts: 
     cold = parse_reply(WORLD, reply)
     warm = parse_reply(WORLD, reply)
     assert repr(cold) == repr(warm)
+
+
+def test_a_remembered_json_directive_keeps_its_value_as_the_reply_wrote_it() -> None:
+    reply = '[bag: push {"n": 1}] [bag.1.n: +1] [bag: push {"n": 1}] [blob: {"k": [1]}]'
+    name_index(WORLD).memo.clear()
+    cold = parse_reply(WORLD, reply)
+    warm = parse_reply(WORLD, reply)  # the JSON directives now come from the memo
+    assert cold.state["bag"] == warm.state["bag"] == [{"n": 1}, {"n": 2}, {"n": 1}]
+    assert cold.state["blob"] == warm.state["blob"]
+    assert [effect.value for effect in warm.effects[:3]] == [{"n": 1}, {"n": 1}, {"k": [1]}]
+    assert warm.effects[0] is cold.effects[0]  # one immutable effect, read once
 
 
 SLOT_EFFECTS = st.builds(
