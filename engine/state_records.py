@@ -13,21 +13,55 @@ from typing import Any
 Path = tuple[str | int, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class Change:
-    """One slot of the state that changed, with its value before and after."""
+    """One slot of the state that changed, with its value before and after.
 
-    variable_id: str
-    path: Path
-    old: Any
-    new: Any
+    A slotted class with read-only properties rather than a frozen dataclass like the other
+    records: a reply builds thousands, and a frozen dataclass's ``__init__`` costs a call per
+    field, compiled or not (`engine.native`). It is as immutable, and compares, hashes and
+    prints as that dataclass did.
+    """
+
+    __slots__ = ("_new", "_old", "_path", "_variable_id")
 
     def __init__(self, variable_id: str, path: Path, old: Any, new: Any) -> None:
-        setters = _CHANGE_SETTERS  # see `slot_setters`
-        setters[0](self, variable_id)
-        setters[1](self, path)
-        setters[2](self, old)
-        setters[3](self, new)
+        self._variable_id = variable_id
+        self._path = path
+        self._old = old
+        self._new = new
+
+    @property
+    def variable_id(self) -> str:
+        return self._variable_id
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def old(self) -> Any:
+        return self._old
+
+    @property
+    def new(self) -> Any:
+        return self._new
+
+    def _fields(self) -> tuple[str, Path, Any, Any]:
+        return (self._variable_id, self._path, self._old, self._new)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Change):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"Change(variable_id={self._variable_id!r}, path={self._path!r}, "
+            f"old={self._old!r}, new={self._new!r})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -95,6 +129,5 @@ def slot_setters(cls: type) -> tuple[Setter, ...]:
     return tuple(getattr(cls, f.name).__set__ for f in fields(cls))
 
 
-_CHANGE_SETTERS = slot_setters(Change)
 _SKIPPED_SETTERS = slot_setters(Skipped)
 _EFFECT_SETTERS = slot_setters(Effect)
