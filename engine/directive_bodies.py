@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, Final
 
 from engine.state import Effect, Path
 
-_OPS = "set|add|subtract|multiply|toggle|append|merge|push|delete"
+_OPS: Final = "set|add|subtract|multiply|toggle|append|merge|push|delete"
 
 
-_NOTHING: Any = object()
+_NOTHING: Final[Any] = object()
 
 
 class _Malformed(Exception):
@@ -35,15 +35,15 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_refuse_constant)
-_SCAN_JSON: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # raw_decode, unwrapped
-_OPWORD = re.compile(rf"({_OPS})(?=\s|$)", re.IGNORECASE)
-_UNSIGNED = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
-_SHORTHAND = re.compile(rf"([+\-*])\s*({_UNSIGNED})")
-_NUMBER = re.compile(rf"[+-]?{_UNSIGNED}")
-_INTEGER = re.compile(r"[+-]?\d+")
-_SIGN_OPS = {"+": "add", "-": "subtract", "*": "multiply"}
-_LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
+_DECODER: Final = json.JSONDecoder(parse_float=_finite, parse_constant=_refuse_constant)
+_SCAN_JSON: Final[Any] = _DECODER.scan_once  # type: ignore[attr-defined]  # raw_decode, unwrapped
+_OPWORD: Final = re.compile(rf"({_OPS})(?=\s|$)", re.IGNORECASE)
+_UNSIGNED: Final = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_SHORTHAND: Final = re.compile(rf"([+\-*])\s*({_UNSIGNED})")
+_NUMBER: Final = re.compile(rf"[+-]?{_UNSIGNED}")
+_INTEGER: Final = re.compile(r"[+-]?\d+")
+_SIGN_OPS: Final = {"+": "add", "-": "subtract", "*": "multiply"}
+_LITERALS: Final[dict[str, Any]] = {"true": True, "false": False, "null": None}
 
 
 def _effect(
@@ -85,7 +85,7 @@ def _effect(
 
 # The most common bodies, read in one match; each alternative gives what the general reading of
 # `_effect` gives for it (``-5`` subtract 5, ``set -10``, ``42``, ``set "text"``, ``toggle``).
-_QUICK = re.compile(
+_QUICK: Final = re.compile(
     r"\s*(?:"
     r"(?P<sign>[+\-*])\s*(?P<shorthand>[0-9]{1,15})"
     r"|(?P<op>set|add|subtract|multiply)\s+(?P<number>[+-]?[0-9]{1,15})"

@@ -9,7 +9,7 @@ in its own module so `engine.directives` stays the short public face.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 from engine.directive_audio import _audio_cue
 from engine.directive_bodies import (
@@ -48,25 +48,27 @@ from engine.world import WorldDefinition
 # way to read it) because sre walks an alternation inside a repeat one character at a time: this
 # form reads the same bodies about twice as fast (`tests/engine/test_directive_fastpath.py`
 # checks it against the plain form).
-_STRING = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
-_BODY = rf'[^\[\]{{}}"\n]*+(?:{_STRING}[^\[\]{{}}"\n]*+)*+'
+_STRING: Final = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
+_BODY: Final = rf'[^\[\]{{}}"\n]*+(?:{_STRING}[^\[\]{{}}"\n]*+)*+'
 
 # Every '[' in one compiled scanner, left to right (the '[' prefix keeps its search fast; '<' is
 # found with str.find): a whole standard directive (group 2 is its body: no JSON, so it ends at
 # its first ']' outside strings), a head followed by a JSON value (group 3 is the operation; the
 # value starts where the match ends), or any other '['. The head rule is `scan_head`'s and the
 # body rule `BodyScan`'s, so this reading and the streaming one agree.
-_BRACKETS = re.compile(
+_BRACKETS: Final = re.compile(
     rf"\[(?:([^\[\]:\n]{{1,{MAX_HEAD}}}+):"
     rf"(?:({_BODY})\]"
     rf"|[ \t]*(?:((?i:{_OPS}))[ \t]+)?(?=[{{\[])))?"
 )
-_VALUE_START = re.compile(rf"[ \t]*(?:(?:{_OPS})[ \t]+)?", re.IGNORECASE)
-_TRAIL = re.compile(r"[ \t]*\]")
-_ID_LIKE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[^\s.]+)*")
-_MEMO_SOURCE = 120  # longest directive whose reading is memoised
-_SHOWN = 120  # how much of a directive left open is quoted in ``skipped``
-_FAILURES = 8  # JSON values that may fail to decode in place before `json_close` stops trying
+_VALUE_START: Final = re.compile(rf"[ \t]*(?:(?:{_OPS})[ \t]+)?", re.IGNORECASE)
+_TRAIL: Final = re.compile(r"[ \t]*\]")
+_ID_LIKE: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[^\s.]+)*")
+_MEMO_SOURCE: Final = 120  # longest directive whose reading is memoised
+_SHOWN: Final = 120  # how much of a directive left open is quoted in ``skipped``
+_FAILURES: Final = (
+    8  # JSON values that may fail to decode in place before `json_close` stops trying
+)
 
 
 class _Extractor:

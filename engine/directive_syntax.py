@@ -17,23 +17,23 @@ MAX_BODY: Final = 16384
 AUDIO: Final = "audio"
 
 
-_HEAD_TERMINATOR = re.compile(r"[:\[\]\n]")
-_STRUCTURE = re.compile(r'[\[\]{}"\n]')
-_STRING_RUN = re.compile(r'[^"\\\n]*')
+_HEAD_TERMINATOR: Final = re.compile(r"[:\[\]\n]")
+_STRUCTURE: Final = re.compile(r'[\[\]{}"\n]')
+_STRING_RUN: Final = re.compile(r'[^"\\\n]*')
 
 
-_TAG_NAMES = ("think", "thinking", "updatevariable")
-TAG_OPEN = re.compile(r"<(think(?:ing)?|updatevariable)(\s[^<>]{0,300})?>", re.IGNORECASE)
+_TAG_NAMES: Final = ("think", "thinking", "updatevariable")
+TAG_OPEN: Final = re.compile(r"<(think(?:ing)?|updatevariable)(\s[^<>]{0,300})?>", re.IGNORECASE)
 # An opening tag cut short by the end of the data so far: a proper prefix of a tag name, or a
 # whole name whose attributes have not reached their '>' yet.
-_TAG_PREFIXES = sorted({name[:n] for name in _TAG_NAMES for n in range(len(name))}, key=len)
-_TAG_PARTIAL = re.compile(
+_TAG_PREFIXES: Final = sorted({name[:n] for name in _TAG_NAMES for n in range(len(name))}, key=len)
+_TAG_PARTIAL: Final = re.compile(
     rf"<(?:{'|'.join(reversed(_TAG_PREFIXES))}|(?:thinking|think|updatevariable)"
     r"(?:\s[^<>]{0,300})?)\Z",
     re.IGNORECASE,
 )
-THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
-UPDATE_CLOSE = re.compile(r"</updatevariable>", re.IGNORECASE)
+THINK_CLOSE: Final = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
+UPDATE_CLOSE: Final = re.compile(r"</updatevariable>", re.IGNORECASE)
 
 
 # scan_head / BodyScan outcomes
@@ -50,7 +50,7 @@ Target = tuple[str, tuple[str, ...]]
 # --- heads -------------------------------------------------------------------------------
 
 
-_UNSEEN: Any = object()
+_UNSEEN: Final[Any] = object()
 MEMO_LIMIT: Final = 4096  # entries in a world's memo of heads and short directives (then cleared)
 
 
@@ -121,8 +121,8 @@ def scan_head(
 # Inside a body, a '[' that begins a head (text, then ':') ends the body: valid JSON never holds
 # one outside its strings (a ':' only follows a quoted key), and it keeps a directive left open
 # from swallowing the next one, so scanning stays linear on any input.
-_HEAD_LIKE = re.compile(rf'\[[^\[\]{{}}":\n]{{1,{MAX_HEAD}}}:')
-_HEAD_OPEN = re.compile(rf'\[[^\[\]{{}}":\n]{{0,{MAX_HEAD}}}')
+_HEAD_LIKE: Final = re.compile(rf'\[[^\[\]{{}}":\n]{{1,{MAX_HEAD}}}:')
+_HEAD_OPEN: Final = re.compile(rf'\[[^\[\]{{}}":\n]{{0,{MAX_HEAD}}}')
 
 
 class BodyScan:

@@ -8,11 +8,13 @@ times. `tests/engine/test_directive_fastpath.py` checks the two agree.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.text_tidy import _BLANK_RUN, _CLOSERS, MARK, _before, _tidy
 
-_GAPS: dict[str, tuple[str, str]] = {}
-_GAPS_LIMIT = 1024  # distinct gaps remembered (then new ones are tidied each time)
-_CLOSER = "."  # any character of `engine.text_tidy._CLOSERS`, to learn the other reading
+_GAPS: Final[dict[str, tuple[str, str]]] = {}
+_GAPS_LIMIT: Final = 1024  # distinct gaps remembered (then new ones are tidied each time)
+_CLOSER: Final = "."  # any character of `engine.text_tidy._CLOSERS`, to learn the other reading
 
 
 def clean_pieces(pieces: list[str]) -> str:

@@ -40,7 +40,7 @@ This module applies operations; the records live in `engine.state_records`, name
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from engine.state_fast import SLOW, Kind, kind_of
 from engine.state_json import _apply_json
@@ -69,10 +69,10 @@ from engine.world import Variable, WorldDefinition
 
 # --- applying ----------------------------------------------------------------------------
 
-OPERATIONS = frozenset(
+OPERATIONS: Final = frozenset(
     {"set", "add", "subtract", "multiply", "toggle", "append", "merge", "push", "delete", "insert"}
 )
-_OPERATION_NAMES = {name: name for name in OPERATIONS} | {
+_OPERATION_NAMES: Final = {name: name for name in OPERATIONS} | {
     "+": "add",
     "-": "subtract",
     "*": "multiply",

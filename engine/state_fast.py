@@ -11,14 +11,14 @@ an unusual operation name, a float), so `_apply` stays the one definition of the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from engine.state_json import _merge
 from engine.state_records import Change, Effect
 from engine.state_values import _IMMUTABLE, _MISSING, _whole, copy_value, same_value
 from engine.world import Variable
 
-SLOW: Any = object()
+SLOW: Final[Any] = object()
 """what a reader answers when the effect is not one of its shapes"""
 
 Kind = tuple[str, "Reader", Any, Any]
@@ -146,7 +146,7 @@ def _step(op: str, current: Any, value: Any) -> Any:
     return current - value if op == "subtract" else SLOW
 
 
-READERS: dict[str, Reader] = {  # by variable type
+READERS: Final[dict[str, Reader]] = {  # by variable type
     "number": _number,
     "string": _string,
     "boolean": _boolean,

@@ -7,7 +7,7 @@ lives apart from the operations of `engine.state` (which re-exports it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.world import Variable, WorldDefinition
 
@@ -24,8 +24,8 @@ class NameIndex:
     """what directive heads resolved to (filled by `engine.stream_filter.resolve_head`)"""
 
 
-_INDEX_CACHE: dict[int, tuple[WorldDefinition, int, int, NameIndex]] = {}
-_INDEX_CACHE_SIZE = 64
+_INDEX_CACHE: Final[dict[int, tuple[WorldDefinition, int, int, NameIndex]]] = {}
+_INDEX_CACHE_SIZE: Final = 64
 
 
 def name_key(name: str) -> str:

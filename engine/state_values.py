@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, Final
 
-_MISSING: Any = object()
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
-_TRUE = frozenset({"true", "yes", "on", "1"})
-_FALSE = frozenset({"false", "no", "off", "0"})
+_MISSING: Final[Any] = object()
+_NUMBER: Final = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_TRUE: Final = frozenset({"true", "yes", "on", "1"})
+_FALSE: Final = frozenset({"false", "no", "off", "0"})
 
 
 class _Refused(Exception):
@@ -38,7 +38,7 @@ def copy_value(value: Any) -> Any:
     return value
 
 
-_IMMUTABLE = frozenset({str, int, float, bool, type(None)})  # shared, never copied
+_IMMUTABLE: Final = frozenset({str, int, float, bool, type(None)})  # shared, never copied
 
 
 def same_value(a: Any, b: Any) -> bool:

@@ -36,7 +36,7 @@ Where a directive or tag starts and ends is `engine.directive_syntax`; the tidyi
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.state import name_index
 
@@ -67,10 +67,13 @@ from engine.text_tidy import MARK as MARK
 from engine.text_tidy import TextWriter as TextWriter
 from engine.text_tidy import clean_text as clean_text
 
-CANDIDATE = re.compile(r"[\[<]")
+CANDIDATE: Final = re.compile(r"[\[<]")
 
 
-_CLOSE_KEEP = {THINK_CLOSE: len("</thinking>") - 1, UPDATE_CLOSE: len("</updatevariable>") - 1}
+_CLOSE_KEEP: Final = {
+    THINK_CLOSE: len("</thinking>") - 1,
+    UPDATE_CLOSE: len("</updatevariable>") - 1,
+}
 
 
 # --- streaming ---------------------------------------------------------------------------

@@ -14,8 +14,8 @@ MARK: Final = "\x00"  # a removal, inside the writer's pending whitespace (never
 
 # --- the clean text ----------------------------------------------------------------------
 
-_FIRST_SPACE = re.compile(f"[^{MARK}]+")
-_BLANK_RUN = re.compile(r"\n[^\S\n]*\n(?:[^\S\n]*\n)+")
+_FIRST_SPACE: Final = re.compile(f"[^{MARK}]+")
+_BLANK_RUN: Final = re.compile(r"\n[^\S\n]*\n(?:[^\S\n]*\n)+")
 
 
 class TextWriter:
@@ -131,12 +131,12 @@ def clean_text(pieces: list[str]) -> str:
     return _BLANK_RUN.sub("\n\n", "".join(out))
 
 
-_TIDIED: dict[str, str] = {}
+_TIDIED: Final[dict[str, str]] = {}
 
 
 # Closing punctuation: a removal just before one takes the space before it along, so "You find
 # gold [gold: +50]." reads "You find gold." and "你被击中了 [health: -5]。" reads "你被击中了。".
-_CLOSERS = frozenset(".,;:!?…)]}»”’。，、；：！？）】」』")
+_CLOSERS: Final = frozenset(".,;:!?…)]}»”’。，、；：！？）】」』")
 
 
 def _before(tidied: str, body: str) -> str:
