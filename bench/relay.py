@@ -181,6 +181,7 @@ def rss_kib(pid: int) -> int:
 @dataclass
 class Outcome:
     latencies: list[float] = field(default_factory=list)
+    arrivals: list[float] = field(default_factory=list)  # when each token arrived, for the trace
     turn_seconds: float | None = None
     lost: int = 0
     error: str = ""
@@ -206,7 +207,7 @@ async def play_one(
         await asyncio.sleep(delay)  # players do not all press Enter in the same millisecond
         sent = time.monotonic()
         await ws.send(json.dumps({"type": "send", "text": "Go on"}))
-        reply_id, last_seq, text, seen = None, 0, "", 0
+        reply_id, last_seq, text, scanned = None, 0, "", 0
         while True:
             frame = json.loads(await ws.recv())
             now = time.monotonic()
@@ -220,10 +221,12 @@ async def play_one(
                 last_seq = frame["seq"]
                 text += frame["text"]
                 # A token is its fixed-width stamp; the stream filter may hold back a trailing
-                # space, so a stamp counts as arrived as soon as its digits are all here.
-                stamps = STAMP.findall(text)
-                outcome.latencies.extend(now - float(t) for t in stamps[seen:])
-                seen = len(stamps)
+                # space, so a stamp counts as arrived as soon as its digits are all here. Only
+                # the text after the last whole stamp is scanned: the clients share the cores.
+                for found in STAMP.finditer(text, scanned):
+                    outcome.latencies.append(now - float(found.group()))
+                    outcome.arrivals.append(now)
+                    scanned = found.end()
             elif kind == "message_done" and frame["message"]["role"] == "assistant":
                 outcome.turn_seconds = now - sent
                 content = frame["message"]["content"]
@@ -233,6 +236,10 @@ async def play_one(
             elif kind in ("message_failed", "busy", "error"):
                 outcome.error = json.dumps(frame)[:200]
                 return outcome
+
+
+def _seconds(line: str) -> float:
+    return float(line.split()[0])
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -276,6 +283,9 @@ async def run_level(
         command.append("config.asgi:application")
     if os.environ.get("BENCH_PROFILE"):  # cProfile the daphne process into this file
         command = [sys.executable, "-m", "cProfile", "-o", os.environ["BENCH_PROFILE"], *command]
+    if os.environ.get("BENCH_PYSPY"):  # sample every daphne process into this raw file
+        spy = [str(VENV_BIN / "py-spy"), "record", "-r", "200", "-f", "raw", "--subprocesses"]
+        command = [*spy, "-o", os.environ["BENCH_PYSPY"], "--", *command]
     log_path = Path(tempfile.gettempdir()) / f"bench-daphne-{port}.log"
     daphne_log = log_path.open("w")
     daphne = subprocess.Popen(
@@ -324,6 +334,13 @@ async def run_level(
     outcomes = [t.result() for t in done if not t.cancelled() and t.exception() is None]
     errors = [t.exception() for t in done if not t.cancelled() and t.exception() is not None]
     latencies = [x for o in outcomes for x in o.latencies]
+    if os.environ.get("BENCH_TRACE"):  # "seconds since go, latency ms" per token, to plot
+        lines = [
+            f"{at - started:.3f} {x * 1000:.1f}"
+            for o in outcomes
+            for at, x in zip(o.arrivals, o.latencies, strict=True)
+        ]
+        Path(os.environ["BENCH_TRACE"]).write_text("\n".join(sorted(lines, key=_seconds)))
     turns = [o.turn_seconds for o in outcomes if o.turn_seconds is not None]
     unfinished = sessions - len(turns)
     return {

@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
+from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
 from play.partial_text import clear_partial, store_partial
@@ -61,6 +63,7 @@ class GroupPump:
         )
         self.timer: asyncio.TimerHandle | None = None
         self.sent_messages = 0
+        self.partial_stored = False  # so a turn that nobody elsewhere watched clears nothing
         self.listeners = False  # kept up to date by Relay._watch_presence
         self.task = asyncio.ensure_future(self._run())
 
@@ -123,28 +126,66 @@ class GroupPump:
             try:
                 if partial is not None:
                     await store_partial(self.session_id, partial)
-                if any(f["type"] in ("message_done", "message_failed") for f in batch):
+                    self.partial_stored = True
+                ended = any(f["type"] in ("message_done", "message_failed") for f in batch)
+                if ended and self.partial_stored:
                     await clear_partial(self.session_id)
-                await layer.group_send(
-                    self.group, {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
-                )
+                    self.partial_stored = False
+                message = {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
+                await send_elsewhere(layer, self.group, message)
                 self.sent_messages += 1
             except Exception:
                 log.exception("could not forward frames of session %s", self.session_id)
 
 
+def _own_prefix(layer: Any) -> bytes | None:
+    """What the names of this process's channels start with (channels_redis layers), else None.
+
+    Channel names of one process share the layer's ``client_prefix``.
+    """
+    prefix = getattr(layer, "client_prefix", None)
+    if getattr(layer, "_group_key", None) is None or prefix is None:
+        return None
+    return f"specific.{prefix}!".encode()
+
+
+async def send_elsewhere(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """``group_send`` to the group's channels of other processes only.
+
+    This process's own sockets are in the group too, and they got every frame from the hub
+    already: a plain ``group_send`` would push each frame through Redis to them (a script, then
+    their reader's pops) only to be dropped. The members are read when the frame goes, as
+    ``group_send`` reads them, so a socket that joined before still gets it. Layers that are not
+    channels_redis get a plain ``group_send``.
+    """
+    own = _own_prefix(layer)
+    if own is None:
+        await layer.group_send(group, message)
+        return
+    key = layer._group_key(group)
+    pipe = layer.connection(layer.consistent_hash(group)).pipeline(transaction=False)
+    pipe.zremrangebyscore(key, min=0, max=int(time.time()) - layer.group_expiry)
+    pipe.zrange(key, 0, -1)
+    _, members = await pipe.execute()
+    for member in members:
+        if bytes(member).startswith(own):
+            continue
+        try:
+            await layer.send(bytes(member).decode(), message)
+        except ChannelFull:  # as group_send does: a full channel misses this message
+            log.info("channel of group %s over capacity", group)
+
+
 async def remote_listeners(groups: list[str]) -> dict[str, bool]:
     """For each group, whether a channel of another process is in it (channels_redis layers).
 
-    Channel names of one process share the layer's ``client_prefix``. One pipelined round trip
-    per Redis shard; any other kind of layer is assumed to have remote listeners everywhere.
+    One pipelined round trip per Redis shard; any other kind of layer is assumed to have remote
+    listeners everywhere.
     """
     layer = get_channel_layer()
-    group_key = getattr(layer, "_group_key", None)
-    prefix = getattr(layer, "client_prefix", None)
-    if group_key is None or prefix is None:
+    own = _own_prefix(layer)
+    if own is None:
         return dict.fromkeys(groups, True)
-    own = f"specific.{prefix}!".encode()
     by_shard: dict[int, list[str]] = {}
     for group in groups:
         by_shard.setdefault(layer.consistent_hash(group), []).append(group)
@@ -152,7 +193,7 @@ async def remote_listeners(groups: list[str]) -> dict[str, bool]:
     for index, shard_groups in by_shard.items():
         pipe = layer.connection(index).pipeline(transaction=False)
         for group in shard_groups:
-            pipe.zrange(group_key(group), 0, -1)
+            pipe.zrange(layer._group_key(group), 0, -1)
         for group, members in zip(shard_groups, await pipe.execute(), strict=True):
             found[group] = any(not bytes(m).startswith(own) for m in members)
     return found
@@ -182,9 +223,8 @@ def mergeable(last: dict[str, Any], delta: dict[str, Any]) -> bool:
 
 async def group_send_now(session_id: str, batch: list[dict[str, Any]]) -> None:
     try:
-        await get_channel_layer().group_send(
-            group_name(session_id), {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
-        )
+        message = {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
+        await send_elsewhere(get_channel_layer(), group_name(session_id), message)
     except Exception:
         log.exception("could not forward frames of session %s", session_id)
 
