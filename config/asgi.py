@@ -11,6 +11,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config import twisted_writes  # noqa: E402
 from config.origins import StrictOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
@@ -42,3 +43,4 @@ def _settle_the_collector() -> None:
 
 
 _settle_the_collector()
+twisted_writes.install()
