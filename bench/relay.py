@@ -284,7 +284,7 @@ async def run_level(
     if os.environ.get("BENCH_PROFILE"):  # cProfile the daphne process into this file
         command = [sys.executable, "-m", "cProfile", "-o", os.environ["BENCH_PROFILE"], *command]
     if os.environ.get("BENCH_PYSPY"):  # sample every daphne process into this raw file
-        spy = [str(VENV_BIN / "py-spy"), "record", "-r", "200", "-f", "raw", "--subprocesses"]
+        spy = [str(VENV_BIN / "py-spy"), "record", "-r", "200", "-f", "raw", "--subprocesses", "--gil"]
         command = [*spy, "-o", os.environ["BENCH_PYSPY"], "--", *command]
     log_path = Path(tempfile.gettempdir()) / f"bench-daphne-{port}.log"
     daphne_log = log_path.open("w")

@@ -19,7 +19,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
@@ -132,23 +132,34 @@ def reserve(
     """Count one action against every subject; None (and nothing counted) when one is used up.
 
     ``day`` defaults to the UTC day of ``now`` (a character's quota counts the player's own day).
-    Rows are locked in a fixed order, so two turns never wait on each other in a circle.
+    One upsert per subject that counts only under the limit (it runs on every live turn, on the
+    play process's database thread: the ORM's lock, read, create and update took five queries).
+    Rows are upserted in a fixed order, so two turns never wait on each other in a circle.
     """
-    day = day or utc_day(now)
+    day_value = connection.ops.adapt_datefield_value(day or utc_day(now))
     subjects = sorted(subject_limits)
-    with transaction.atomic():
-        rows = [
-            DailyActionCount.objects.select_for_update().get_or_create(subject=s, day=day)[0]
-            for s in subjects
-        ]
-        for row in rows:
-            limit = subject_limits[row.subject]
-            if limit and row.count >= limit:
-                return None
-        DailyActionCount.objects.filter(pk__in=[row.pk for row in rows]).update(
-            count=F("count") + 1
-        )
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            for subject in subjects:
+                limit = subject_limits[subject]
+                cursor.execute(_COUNT_UNDER_LIMIT, [subject, day_value, limit, limit])
+                if cursor.fetchone() is None:
+                    raise _UsedUp  # undoes the counts made above
+    except _UsedUp:
+        return None
     return tuple(subjects)
+
+
+class _UsedUp(Exception):
+    pass
+
+
+_TABLE = DailyActionCount._meta.db_table
+_COUNT_UNDER_LIMIT = (
+    f"INSERT INTO {_TABLE} (subject, day, count) VALUES (%s, %s, 1) "
+    f"ON CONFLICT (subject, day) DO UPDATE SET count = {_TABLE}.count + 1 "
+    f"WHERE %s = 0 OR {_TABLE}.count < %s RETURNING count"
+)
 
 
 def refund(subjects: Sequence[str], day: date | None) -> None:

@@ -3,6 +3,7 @@ daily budget and its own model, a failed turn costs nothing, and the page says w
 
 from __future__ import annotations
 
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -286,3 +287,27 @@ async def test_the_play_page_counts_a_guest_by_address(version, live_openai, set
     fresh = await guest_session(version, second)
     assert NOTICE_SHOWN in await page_of(fresh, address=HOME, store_key=second.session_key)
     assert NOTICE_HIDDEN in await page_of(fresh, address=CAFE, store_key=second.session_key)
+
+
+def test_an_action_counts_against_every_subject_or_none_of_them() -> None:
+    from play.quota import reserve
+
+    now = timezone.now()
+    day = utc_day(now)
+
+    def counts() -> dict[str, int]:
+        rows = DailyActionCount.objects.filter(day=day).values_list("subject", "count")
+        return dict(rows)
+
+    assert reserve({"guest:a": 2, "addr:1.2.3.4": 3}, now) == ("addr:1.2.3.4", "guest:a")
+    assert reserve({"guest:a": 2, "addr:1.2.3.4": 3}, now) is not None
+    assert counts() == {"guest:a": 2, "addr:1.2.3.4": 2}
+
+    # guest:a is used up: the address, counted first, is not counted either.
+    assert reserve({"guest:a": 2, "addr:1.2.3.4": 3}, now) is None
+    assert counts() == {"guest:a": 2, "addr:1.2.3.4": 2}
+
+    assert reserve({"guest:a": 0}, now) == ("guest:a",)  # 0: counted, never refused
+    assert counts()["guest:a"] == 3
+    assert reserve({"guest:b": 1}, now, day=day - timedelta(days=1)) == ("guest:b",)
+    assert "guest:b" not in counts()  # counted on the day asked for
