@@ -36,6 +36,8 @@ class _Buffered(asyncio.Protocol):
         self.reader: asyncio.Future[None] | None = None
         self.paused = False
         self.drained: asyncio.Future[None] | None = None
+        self.read_until = 0.0  # the waiting read's deadline (loop time)
+        self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -55,6 +57,8 @@ class _Buffered(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed, self.error = True, exc
+        if self.timer is not None:
+            self.timer.cancel()
         self._wake()
         if self.drained is not None and not self.drained.done():
             self.drained.set_result(None)
@@ -66,6 +70,31 @@ class _Buffered(asyncio.Protocol):
         if self.drained is not None and not self.drained.done():
             self.drained.set_result(None)
         self.drained = None
+
+    def wait_until(self, deadline: float) -> asyncio.Future[None]:
+        """The future a read waits on, failed with TimeoutError if nothing came by ``deadline``.
+
+        One timer per connection, moved forward lazily: an ``asyncio.timeout`` per read
+        scheduled and cancelled a timer per token.
+        """
+        loop = asyncio.get_running_loop()
+        self.reader = loop.create_future()
+        self.read_until = deadline
+        if self.timer is None or self.timer.when() > deadline:
+            if self.timer is not None:
+                self.timer.cancel()
+            self.timer = loop.call_at(deadline, self._expire)
+        return self.reader
+
+    def _expire(self) -> None:
+        self.timer = None
+        if self.reader is None or self.reader.done():
+            return  # the next read arms it again
+        loop = asyncio.get_running_loop()
+        if loop.time() < self.read_until:
+            self.timer = loop.call_at(self.read_until, self._expire)
+            return
+        self.reader.set_exception(TimeoutError())
 
     def _wake(self) -> None:
         if self.reader is not None and not self.reader.done():
@@ -88,10 +117,13 @@ class AsyncioStream(AsyncNetworkStream):
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         protocol = self._protocol
         if not protocol.buffer and not protocol.closed:
-            protocol.reader = asyncio.get_running_loop().create_future()
+            loop = asyncio.get_running_loop()
+            if timeout is None:
+                reader = protocol.reader = loop.create_future()
+            else:
+                reader = protocol.wait_until(loop.time() + timeout)
             try:
-                async with asyncio.timeout(timeout):
-                    await protocol.reader
+                await reader
             except TimeoutError:
                 raise httpcore2.ReadTimeout("timed out reading the model's reply") from None
             finally:

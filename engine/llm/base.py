@@ -22,6 +22,7 @@ from collections.abc import (
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from engine.llm.read_deadline import ReadDeadline
 from engine.session import Message, ToolCall
 from engine.world import Settings
 
@@ -313,16 +314,19 @@ async def stream_with_retries(
     not retryable, or any error after the first text chunk, is raised at once.
     """
     retries = 0
+    loop = asyncio.get_running_loop()
     while True:
         chunks = attempt()
         started = False
-        deadline = asyncio.get_running_loop().time() + policy.first_token_timeout
+        deadline = loop.time() + policy.first_token_timeout
+        reads = ReadDeadline(loop)
         error: ProviderError | None = None
         try:
             while True:
                 chunk: Chunk | None = None
                 try:
-                    chunk = await _next_chunk(chunks, None if started else deadline, policy)
+                    until = loop.time() + policy.read_timeout if started else deadline
+                    chunk = await reads.next(chunks, until)
                 except ProviderError as exc:
                     error = exc
                 except TimeoutError:
@@ -339,6 +343,7 @@ async def stream_with_retries(
                 started = started or bool(chunk.text or chunk.tool_calls)
                 yield chunk
         finally:
+            reads.close()
             await chunks.aclose()
         if error is None:
             return
@@ -350,16 +355,6 @@ async def stream_with_retries(
             raise error
         retries += 1
         await policy.sleep(policy.delay(retries, error.retry_after))
-
-
-async def _next_chunk(
-    chunks: AsyncGenerator[Chunk, None], deadline: float | None, policy: RetryPolicy
-) -> Chunk | None:
-    if deadline is None:
-        async with asyncio.timeout(policy.read_timeout):
-            return await anext(chunks, None)
-    async with asyncio.timeout_at(deadline):
-        return await anext(chunks, None)
 
 
 def looks_like_transport_error(exc: BaseException) -> bool:

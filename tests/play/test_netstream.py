@@ -60,6 +60,34 @@ async def test_a_server_that_says_nothing_times_the_read_out() -> None:
         server.close()
 
 
+async def test_each_read_has_its_own_deadline_and_a_stall_after_a_trickle_times_out() -> None:
+    """The timer is armed once and moved on lazily: a trickle that lasts several times the read
+    timeout, each read waiting for its token, never times out; the stall after it does."""
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        for i in range(8):
+            writer.write(f"t{i} ".encode())
+            await writer.drain()
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(30)
+
+    server, port = await serving(handler)
+    stream = await AsyncioBackend().connect_tcp("127.0.0.1", port, timeout=5)
+    got = b""
+    loop = asyncio.get_running_loop()
+    try:
+        started = loop.time()
+        with pytest.raises(httpcore2.ReadTimeout):
+            while True:
+                got += await stream.read(1024, timeout=0.25)
+        waited = loop.time() - started
+    finally:
+        await stream.aclose()
+        server.close()
+    assert got == "".join(f"t{i} " for i in range(8)).encode()
+    assert waited > 0.9  # the trickle (0.7 s), then the stall's 0.25 s
+
+
 async def test_a_slow_reader_pauses_the_socket_and_loses_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
