@@ -283,9 +283,9 @@ async def run_level(
         command.append("config.asgi:application")
     if os.environ.get("BENCH_PROFILE"):  # cProfile the daphne process into this file
         command = [sys.executable, "-m", "cProfile", "-o", os.environ["BENCH_PROFILE"], *command]
-    if os.environ.get("BENCH_PYSPY"):  # sample every daphne process into this raw file
-        spy = [str(VENV_BIN / "py-spy"), "record", "-r", "200", "-f", "raw", "--subprocesses", "--gil"]
-        command = [*spy, "-o", os.environ["BENCH_PYSPY"], "--", *command]
+    if os.environ.get("BENCH_PYSPY"):  # py-spy (pip install py-spy) samples daphne into a file
+        spy = [str(VENV_BIN / "py-spy"), "record", "-r", "200", "-f", "raw", "--gil"]
+        command = [*spy, "--subprocesses", "-o", os.environ["BENCH_PYSPY"], "--", *command]
     log_path = Path(tempfile.gettempdir()) / f"bench-daphne-{port}.log"
     daphne_log = log_path.open("w")
     daphne = subprocess.Popen(
@@ -334,6 +334,13 @@ async def run_level(
     outcomes = [t.result() for t in done if not t.cancelled() and t.exception() is None]
     errors = [t.exception() for t in done if not t.cancelled() and t.exception() is not None]
     latencies = [x for o in outcomes for x in o.latencies]
+    # While every session streams: after the last turn started, before the first one ends.
+    steady = [
+        x
+        for o in outcomes
+        for at, x in zip(o.arrivals, o.latencies, strict=True)
+        if started + ramp + 0.5 <= at <= started + tokens / rate
+    ]
     if os.environ.get("BENCH_TRACE"):  # "seconds since go, latency ms" per token, to plot
         lines = [
             f"{at - started:.3f} {x * 1000:.1f}"
@@ -347,6 +354,7 @@ async def run_level(
         "sessions": sessions,
         "token_p50_ms": percentile(latencies, 0.5) * 1000,
         "token_p99_ms": percentile(latencies, 0.99) * 1000,
+        "steady_p99_ms": percentile(steady, 0.99) * 1000,
         "turn_p99_s": percentile(turns, 0.99),
         "lost": sum(o.lost for o in outcomes) + unfinished * tokens,
         "unfinished": unfinished,
@@ -431,6 +439,10 @@ def main() -> None:
                 f"{'':>8} cpu: model server {row['model_cpu']:.0%}, "
                 f"clients {row['client_cpu']:.0%}, wall {row['wall_s']:.1f} s; KiB/sess: "
                 f"connected {row['kib_idle']:.0f}, mid-reply {row['kib_streaming']:.0f}"
+            )
+            print(
+                f"{'':>8} token p99 while every session streams (turn starts and ends "
+                f"excluded): {row['steady_p99_ms']:.1f} ms"
             )
             if row["errors"] or row["unfinished"]:
                 print(f"         unfinished={row['unfinished']} errors={row['errors']}")
