@@ -82,6 +82,8 @@ class TurnPlan:
     character_id: str | None = None  # who acts, in a game-master world (play.gm)
     # At a shared table: the frames for each other seated session, written at commit.
     deliveries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # The session row as the commit left it, for the after-turn checks (play.turns).
+    saved_session: Session | None = None
 
     @property
     def clock_key(self) -> str:
@@ -317,7 +319,8 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
     state = result.state.model_dump(mode="json")
     changes = [c.to_dict() for c in result.changes]
     with transaction.atomic():
-        session = Session.objects.select_for_update().get(pk=plan.session_id)
+        sessions = with_version_hash(Session.objects.select_for_update(of=("self",)))
+        session = sessions.get(pk=plan.session_id)
         end_claim(session, plan.owner, plan.fence, save=False)  # TurnFenced: write nothing
         session.state = state
         if recording is not None or plan.config.mode == "replay":
@@ -327,6 +330,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
                 session.recording, recording, plan.clock_key, clock, step
             )
         session.save(update_fields=["state", "recording", "updated_at", *CLAIM_FIELDS])
+        plan.saved_session = session
         plan.deliveries = tables.share_turn(session, plan.world, result.state, delivered(result))
         settle_quota(plan.config, result)  # an engine move costs no action
         if plan.message_id is None:

@@ -119,12 +119,13 @@ async def run_turn(plan: TurnPlan, lease: Lease, running: RunningTurn) -> None:
     ``message_done`` at once is never told "busy".
     """
     final: list[dict[str, Any]] = []
+    saved: Session | None = None
     try:
         follow_ups = 0
         current: TurnPlan | None = plan
         while current is not None:
             result, final = await _stream_and_save(current, running)
-            current = None
+            saved, current = current.saved_session or saved, None
             if result is not None and result.requests_ai and follow_ups < MAX_FOLLOW_UPS:
                 follow_ups += 1
                 _publish(plan.session_id, final)
@@ -138,13 +139,16 @@ async def run_turn(plan: TurnPlan, lease: Lease, running: RunningTurn) -> None:
         if plan.config.mode == "replay":  # a demo's bar learns how far it got, even on failure
             final = [*final, await database_sync_to_async(demos.progress_frame)(plan.session_id)]
         _publish(plan.session_id, final)
-    await database_sync_to_async(_queue_background_work)(plan.session_id)
+    await database_sync_to_async(_queue_background_work)(plan.session_id, saved)
 
 
-def _queue_background_work(session_id: str) -> None:
-    """After the turn, in one trip to the database thread: a compaction or a summary if due."""
+def _queue_background_work(session_id: str, saved: Session | None = None) -> None:
+    """After the turn, in one trip to the database thread: a compaction or a summary if due.
+
+    ``saved``: the session row as the turn's commit left it (not read again).
+    """
     try:
-        session = with_version_hash(Session.objects.filter(pk=session_id)).first()
+        session = saved or with_version_hash(Session.objects.filter(pk=session_id)).first()
     except Exception:
         log.exception("could not read session %s after its turn", session_id)
         return

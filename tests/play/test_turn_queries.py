@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PREPARE_QUERIES = 8  # begin, session row, seat check, claim, messages, 2 inserts, commit
 COMMIT_QUERIES = 8  # begin, session row, state + claim, seats, reply, its save, commit, total
-BACKGROUND_QUERIES = 3  # the session with its version's hash, live messages, new messages
+BACKGROUND_QUERIES = 2  # live messages, new messages (the session row: the commit's)
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +43,7 @@ def trips(session: Session, text: str) -> list[list[dict[str, Any]]]:
         _commit(plan, result, 1, None)
     counted.append(committed.captured_queries)
     with CaptureQueriesContext(connection) as background:
-        _queue_background_work(str(session.pk))
+        _queue_background_work(str(session.pk), plan.saved_session)
     counted.append(background.captured_queries)
     return counted
 
@@ -112,3 +112,26 @@ def test_a_long_compacted_session_reads_only_the_messages_the_prompt_can_see(
     assert len(loaded) < 10
     assert plan.position == 3_002  # after the greeting and the player's new message
     assert [m.content for m in plan.history] == ["Dawn over the salt, User."]
+
+
+async def test_turns_over_the_socket_queue_the_summary_once_it_falls_due(
+    play_session: Session, settings: Any
+) -> None:
+    """The after-turn check reads the session row the commit left (no read of its own) and
+    still sees each turn's new messages: with a block due every four, two turns write one."""
+    from asgiref.sync import sync_to_async
+
+    from tests.play.conftest import connect
+
+    settings.FABULA_MEMORY_MESSAGES = 4
+    owner = await sync_to_async(lambda: play_session.owner)()
+    client, _ = await connect(play_session.pk, owner)
+    for text in ("Go north", "Go east"):
+        await client.send(type="send", text=text)
+        await client.settle()
+    await client.close()
+
+    session = await Session.objects.aget(pk=play_session.pk)
+    state = session.state or {}
+    assert state.get("session_memory")  # a block was written
+    assert state.get("memory_mark", -1) >= 0
