@@ -54,12 +54,21 @@ async def with_table_lock(session_id: str, own: Lease) -> Lease:
     key = await database_sync_to_async(tables.lock_key)(session_id)
     if key == session_id:
         return own
+    try:
+        return await hold_table(key, own)
+    except TableBusy:
+        await own.release()
+        raise
+
+
+async def hold_table(key: str, own: Lease) -> Lease:
+    """``own`` with the table's lock ``key`` (tables.lock_key), waiting up to
+    TABLE_WAIT_SECONDS; TableBusy when it stays taken (``own`` is still held then)."""
     deadline = time.monotonic() + TABLE_WAIT_SECONDS
     while True:
         table = await lock_backend().acquire(key)
         if table is not None:
             return TableLease(own, table)
         if time.monotonic() >= deadline:
-            await own.release()
             raise TableBusy()
         await asyncio.sleep(POLL_SECONDS)

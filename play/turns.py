@@ -36,7 +36,7 @@ from engine.turn import (
     TurnFailed,
     TurnResult,
 )
-from play import demos, frames, gm, quota, table_relay
+from play import demos, frames, gm, quota, table_relay, tables
 from play.costs import session_usage_or_none
 from play.errors import SessionBusy
 from play.locks import Lease, lock_backend
@@ -47,7 +47,7 @@ from play.recovery import TurnFenced, owner_of, recover, supervisor
 from play.relay import RunningTurn, relay
 from play.replies import TurnPlan, add_reply_placeholder, commit_turn, fail_turn, prepare_turn
 from play.sessions import Player, message_dict, state_frame, with_version_hash
-from play.table_locks import with_table_lock
+from play.table_locks import TableBusy, hold_table
 from play.tasks import maybe_compact
 
 log = logging.getLogger(__name__)
@@ -95,21 +95,54 @@ async def _lock_and_prepare(session_id: str, player: Player, *args: Any) -> tupl
     for attempt in range(2):
         own = await lock_backend().acquire(session_id)
         if own is not None:
-            lease = await with_table_lock(session_id, own)  # TableBusy: another player's turn
-            try:
-                plan = await database_sync_to_async(prepare_turn)(
-                    session_id, player, *args, owner=owner_of(lease.token)
-                )
-                return lease, plan
-            except SessionBusy:  # Redis forgot the lock, the database claim did not
-                await lease.release()
-            except BaseException:
-                await lease.release()
-                raise
+            prepared = await _prepare_holding(own, session_id, player, args)
+            if prepared is not None:
+                return prepared
         running = relay.running(session_id)
         if running is not None or attempt or not await recover(session_id):
             raise SessionBusy(running.message_id if running else None)
     raise AssertionError("unreachable")
+
+
+async def _prepare_holding(
+    own: Lease, session_id: str, player: Player, args: tuple[Any, ...]
+) -> tuple[Lease, TurnPlan] | None:
+    """Prepare the turn under ``own``, and under the table's lock too when the session is
+    seated; None when the database still holds another turn's claim (Redis forgot the lock).
+
+    A session at no table (most) learns its lock key and is prepared in one trip to the
+    database thread, which every turn start waits on.
+    """
+    lease = own
+    try:
+        key, plan = await database_sync_to_async(_prepare_unless_seated)(
+            session_id, player, args, owner_of(own.token)
+        )
+        if plan is None:  # the table's turns take turns: its lock first, then prepare
+            lease = await hold_table(key, own)  # TableBusy: another player's turn
+            plan = await database_sync_to_async(prepare_turn)(
+                session_id, player, *args, owner=owner_of(lease.token)
+            )
+        return lease, plan
+    except TableBusy:
+        await lease.release()
+        raise
+    except SessionBusy:
+        await lease.release()
+        return None
+    except BaseException:
+        await lease.release()
+        raise
+
+
+def _prepare_unless_seated(
+    session_id: str, player: Player, args: tuple[Any, ...], owner: str
+) -> tuple[str, TurnPlan | None]:
+    """The session's lock key, and its prepared turn when that key is its own (no table)."""
+    key = tables.lock_key(session_id)
+    if key != session_id:
+        return key, None
+    return key, prepare_turn(session_id, player, *args, owner=owner)
 
 
 async def run_turn(plan: TurnPlan, lease: Lease, running: RunningTurn) -> None:
