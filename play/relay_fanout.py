@@ -113,29 +113,52 @@ class GroupPump:
     async def _run(self) -> None:
         layer = get_channel_layer()
         while True:
-            item = await self.outbox.get()
-            if item is None:
+            items = [await self.outbox.get()]
+            while items[-1] is not None and not self.outbox.empty():
+                items.append(self.outbox.get_nowait())  # published together: one message
+            closing = items[-1] is None
+            batch, partial = self._merge([item for item in items if item is not None])
+            if batch:
+                await self._send(layer, batch, partial)
+            if closing:
                 return
-            batch, partial = item
-            if not batch:  # a tick
-                if not self.pending:
-                    continue
-                if not self.listeners:
+
+    def _merge(
+        self, items: list[tuple[list[dict[str, Any]], dict[str, Any] | None]]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The frames of queued items in order, with the text so far of the last one.
+
+        A tick takes the deltas pending now only when nothing is queued behind it: a frame
+        queued later took the deltas that came before it, and the ones pending now came after
+        it, so taking them at the tick's place would send them ahead of that frame.
+        """
+        batch: list[dict[str, Any]] = []
+        partial = None
+        for index, (frames, snapshot) in enumerate(items):
+            if not frames:  # a tick
+                if index + 1 < len(items) or not self.pending or not self.listeners:
                     continue  # kept pending; listeners_changed() sends them when one joins
-                batch, partial = self._take(None)
-            try:
-                if partial is not None:
-                    await store_partial(self.session_id, partial)
-                    self.partial_stored = True
-                ended = any(f["type"] in ("message_done", "message_failed") for f in batch)
-                if ended and self.partial_stored:
-                    await clear_partial(self.session_id)
-                    self.partial_stored = False
-                message = {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
-                await send_elsewhere(layer, self.group, message)
-                self.sent_messages += 1
-            except Exception:
-                log.exception("could not forward frames of session %s", self.session_id)
+                frames, snapshot = self._take(None)
+            batch.extend(frames)
+            partial = snapshot if snapshot is not None else partial
+        return batch, partial
+
+    async def _send(
+        self, layer: Any, batch: list[dict[str, Any]], partial: dict[str, Any] | None
+    ) -> None:
+        try:
+            if partial is not None:
+                await store_partial(self.session_id, partial)
+                self.partial_stored = True
+            ended = any(f["type"] in ("message_done", "message_failed") for f in batch)
+            if ended and self.partial_stored:
+                await clear_partial(self.session_id)
+                self.partial_stored = False
+            message = {"type": "play.relay", "origin": PROCESS_ID, "frames": batch}
+            await send_elsewhere(layer, self.group, message)
+            self.sent_messages += 1
+        except Exception:
+            log.exception("could not forward frames of session %s", self.session_id)
 
 
 def _own_prefix(layer: Any) -> bytes | None:

@@ -146,6 +146,37 @@ async def test_without_remote_listeners_deltas_wait_and_go_out_with_the_turns_en
     running.task.cancel()
 
 
+async def test_frames_published_together_go_as_one_message_in_order(fanout):
+    """A tick already queued must not send the deltas pending when it runs ahead of a frame
+    queued after it: those deltas came after that frame (here, the next reply's first)."""
+    hub_relay = Relay()
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add(group_name("s1"), listener)
+    await hub_relay.subscribe("s1", None)
+    running = hub_relay.start("s1", 9, lambda turn: asyncio.sleep(10))
+    pump = hub_relay.hubs["s1"].pump
+    pump.listeners_changed(True)
+    await asyncio.sleep(0.01)  # the pump waits for its next item
+
+    hub_relay.publish_delta(running, "end of one. ")
+    pump._due()  # the coalescing timer fires: a tick is queued
+    hub_relay.publish("s1", frames.message_done({"id": 9, "role": "assistant"}))
+    running.message_id, running.seq = 10, 0
+    hub_relay.publish("s1", frames.message_start({"id": 10, "role": "assistant"}))
+    hub_relay.publish_delta(running, "Two begins")  # pending when the pump gets to the tick
+
+    messages = await drain(listener)
+    sent = [
+        (f["type"], f.get("message_id") or f["message"]["id"])
+        for message in messages
+        for f in message["frames"]
+    ]
+    assert sent == [("delta", 9), ("message_done", 9), ("message_start", 10), ("delta", 10)]
+    assert len(messages[0]["frames"]) == 3  # what was published together went as one message
+    running.task.cancel()
+
+
 async def test_a_socket_ignores_its_own_process_and_what_it_has_seen():
     sub = Subscription("s1", "chan")
     own = {"origin": PROCESS_ID, "frames": [frames.delta(1, "x", 1)]}
