@@ -97,13 +97,20 @@ def _json(text: str) -> dict[str, Any]:
     return frame
 
 
-async def test_the_group_gets_deltas_coalesced_at_most_ten_times_a_second(fanout):
+async def turn_with_a_remote_listener() -> tuple[Relay, Any, str]:
+    """A relay with a local socket on session "s1" (it keeps the hub alive), a channel in the
+    session's group standing for another process's socket, and a turn running."""
     hub_relay = Relay()
     layer = get_channel_layer()
     listener = await layer.new_channel()
     await layer.group_add(group_name("s1"), listener)
-    await hub_relay.subscribe("s1", None)  # a local socket keeps the hub alive
+    await hub_relay.subscribe("s1", None)
     running = hub_relay.start("s1", 9, lambda turn: asyncio.sleep(10))
+    return hub_relay, running, listener
+
+
+async def test_the_group_gets_deltas_coalesced_at_most_ten_times_a_second(fanout):
+    hub_relay, running, listener = await turn_with_a_remote_listener()
     hub_relay.hubs["s1"].pump.listeners_changed(True)  # as the presence watcher would
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -129,12 +136,7 @@ async def test_without_remote_listeners_deltas_wait_and_go_out_with_the_turns_en
     fanout, monkeypatch
 ):
     monkeypatch.setattr(relay, "PRESENCE_INTERVAL", 60)  # the watcher stays asleep
-    hub_relay = Relay()
-    layer = get_channel_layer()
-    listener = await layer.new_channel()
-    await layer.group_add(group_name("s1"), listener)
-    await hub_relay.subscribe("s1", None)
-    running = hub_relay.start("s1", 9, lambda turn: asyncio.sleep(10))
+    hub_relay, running, listener = await turn_with_a_remote_listener()
     for i in range(30):
         hub_relay.publish_delta(running, f"t{i} ")
         await asyncio.sleep(0.01)
@@ -149,12 +151,7 @@ async def test_without_remote_listeners_deltas_wait_and_go_out_with_the_turns_en
 async def test_frames_published_together_go_as_one_message_in_order(fanout):
     """A tick already queued must not send the deltas pending when it runs ahead of a frame
     queued after it: those deltas came after that frame (here, the next reply's first)."""
-    hub_relay = Relay()
-    layer = get_channel_layer()
-    listener = await layer.new_channel()
-    await layer.group_add(group_name("s1"), listener)
-    await hub_relay.subscribe("s1", None)
-    running = hub_relay.start("s1", 9, lambda turn: asyncio.sleep(10))
+    hub_relay, running, listener = await turn_with_a_remote_listener()
     pump = hub_relay.hubs["s1"].pump
     pump.listeners_changed(True)
     await asyncio.sleep(0.01)  # the pump waits for its next item
