@@ -33,6 +33,7 @@ from play.errors import PlayError, SessionBusy
 from play.gm import character_of
 from play.locks import Lease, lock_backend
 from play.models import Message, Session
+from play.prepared import Prepared
 from play.providers import build_provider, provider_config
 from play.sessions import state_of, with_version_hash, world_of
 from play.table_locks import with_table_lock
@@ -60,16 +61,23 @@ def memory_every() -> int:
     return int(getattr(settings, "FABULA_MEMORY_MESSAGES", DEFAULT_EVERY))
 
 
+# Not ``session.messages``: the related manager reads each row's deferred session_id.
+_SINCE_MARK = Prepared(
+    lambda q: (
+        Message.objects.filter(session_id=q.session_id, status="complete", position__gt=q.mark)
+        .exclude(content="")
+        .order_by("position")
+        .only("position", "role", "content")
+    )
+)
+
+
 def _due(session: Session, ending: bool) -> tuple[MemoryWork | None, WorldDefinition]:
     world = world_of(session)
     state = state_of(session)
     messages = []
     if world.game_master is None:  # a game-master world's memory follows its event log
-        # Not ``session.messages``: the related manager reads each row's deferred session_id.
-        found = Message.objects.filter(
-            session_id=session.pk, status="complete", position__gt=state.memory_mark
-        )
-        for m in found.exclude(content="").order_by("position").only("position", "role", "content"):
+        for m in _SINCE_MARK(session_id=session.pk, mark=state.memory_mark):
             messages.append((m.position, EngineMessage(m.role, m.content)))
     character = character_of(session, world)
     work = due_work(

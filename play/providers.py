@@ -35,6 +35,7 @@ from play import netguard, netstream, quota
 from play.crypto import decrypt_secret, encrypt_secret, mask_secret
 from play.errors import PlayError
 from play.models import PROVIDERS, ProviderSetting, Session
+from play.prepared import Prepared
 
 PAID_MODES = ("live", "record")
 
@@ -142,10 +143,15 @@ def answering_model(session: Session, world: WorldDefinition) -> tuple[str, str]
     return own.provider, _own_pick(session, world, own, model)
 
 
+_OWN_SETTING = Prepared(
+    lambda q: ProviderSetting.objects.filter(user_id=q.user_id).order_by("pk")[:1]
+)
+
+
 def _own_setting(session: Session) -> ProviderSetting | None:
     if session.owner_id is None or session.provider_preference == "official":
         return None  # a guest, or a player who switched this session to the site's model
-    return ProviderSetting.objects.filter(user_id=session.owner_id).first()
+    return _OWN_SETTING.first(user_id=session.owner_id)
 
 
 def _site_pick(session: Session, world: WorldDefinition | None, default: str) -> str:

@@ -36,6 +36,7 @@ from play import frames
 from play.errors import SessionBusy
 from play.locks import lock_backend
 from play.models import Message, Session
+from play.prepared import PreparedUpdate
 from play.relay import relay
 from play.sessions import fail_stale_messages, message_dict
 
@@ -119,13 +120,21 @@ def owner_alive(owner: str) -> bool | None:
 # --- claims (sync, inside the caller's transaction, session row locked) --------------------
 
 
+_CLAIM = PreparedUpdate(
+    lambda q: Session.objects.filter(pk=q.pk),
+    lambda q: {
+        "turn_owner": q.owner,
+        "turn_heartbeat": Now(),
+        "turn_version": F("turn_version") + 1,
+    },
+)
+
+
 def claim_session(session: Session, owner: str) -> int:
     """Claim the locked session for a turn and return its fence; busy while another holds it."""
     if session.turn_owner and session.turn_owner != owner:
         raise SessionBusy(None)
-    Session.objects.filter(pk=session.pk).update(
-        turn_owner=owner, turn_heartbeat=Now(), turn_version=F("turn_version") + 1
-    )
+    _CLAIM(pk=session.pk, owner=owner)
     session.turn_owner = owner
     session.turn_version += 1
     return session.turn_version

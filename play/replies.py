@@ -38,6 +38,7 @@ from play.gm import (
 )
 from play.gm_quota import charge_character
 from play.models import Message, Session
+from play.prepared import Prepared
 from play.providers import ProviderConfig, provider_config, release_action
 from play.quota import quota_subjects
 from play.recovery import CLAIM_FIELDS, claim_session, end_claim, owner_of
@@ -106,6 +107,16 @@ def _placeholder_swipe(state: dict[str, Any]) -> dict[str, Any]:
     return {"content": "", "raw": "", "state": state, "changes": [], "status": "streaming"}
 
 
+# The turn's reads, compiled once (play.prepared): every turn start and end waits on them.
+_LOCKED_SESSION = Prepared(
+    lambda q: with_version_hash(Session.objects.select_for_update(of=("self",))).filter(pk=q.pk)[:1]
+)
+_LIVE_MESSAGES = Prepared(
+    lambda q: Message.objects.filter(session_id=q.session_id, compacted=False).order_by("position")
+)
+_MESSAGE = Prepared(lambda q: Message.objects.filter(pk=q.pk))
+
+
 def prepare_turn(
     session_id: str,
     player: Player,
@@ -122,17 +133,14 @@ def prepare_turn(
     """
     owner = owner or owner_of("")
     with transaction.atomic():
-        sessions = with_version_hash(Session.objects.select_for_update(of=("self",)))
-        session = sessions.filter(pk=session_id).first()
+        session = _LOCKED_SESSION.first(pk=session_id)
         if session is None:
             raise PlayError(gettext("This session no longer exists."))
         tables.ensure_may_act(session)  # a player who left the table reads, acts no more
         fence = claim_session(session, owner)
         # The compacted messages live on as the story summary: a long session reads only the
         # recent ones (the last is never compacted, so positions still count from it).
-        messages = list(
-            Message.objects.filter(session_id=session.pk, compacted=False).order_by("position")
-        )
+        messages = _LIVE_MESSAGES(session_id=session.pk)
         world = world_of(session)
         now = timezone.now()
         plan = _plan_for(session, messages, world, player, kind, text, action_id, target_id, now)
@@ -319,8 +327,9 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
     state = result.state.model_dump(mode="json")
     changes = [c.to_dict() for c in result.changes]
     with transaction.atomic():
-        sessions = with_version_hash(Session.objects.select_for_update(of=("self",)))
-        session = sessions.get(pk=plan.session_id)
+        session = _LOCKED_SESSION.first(pk=plan.session_id)
+        if session is None:
+            raise Session.DoesNotExist(plan.session_id)
         end_claim(session, plan.owner, plan.fence, save=False)  # TurnFenced: write nothing
         session.state = state
         if recording is not None or plan.config.mode == "replay":
@@ -335,7 +344,9 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
         settle_quota(plan.config, result)  # an engine move costs no action
         if plan.message_id is None:
             return None
-        reply = Message.objects.get(pk=plan.message_id)
+        reply = _MESSAGE.first(pk=plan.message_id)
+        if reply is None:
+            raise Message.DoesNotExist(plan.message_id)
         usage = result.usage
         if plan.kind == "continue":
             reply.content = plan.base_content + plan.joiner + result.text

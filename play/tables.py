@@ -26,6 +26,7 @@ from play import frames
 from play.errors import NotFound, PlayError
 from play.gm import character_of, scene_frames
 from play.models import Message, Seat, Session, Table
+from play.prepared import Prepared
 from play.sessions import message_dict, next_position, world_of
 
 TABLE_MODES = ("live", "offline")
@@ -42,8 +43,17 @@ PER_SESSION: dict[str, Any] = {
 # --- reading ------------------------------------------------------------------------------------
 
 
+_SEAT = Prepared(lambda q: Seat.objects.select_related("table").filter(session_id=q.session_id)[:1])
+_LOCK_KEY = Prepared(
+    lambda q: Seat.objects.filter(session_id=q.session_id).values("table__host_id")[:1]
+)
+_LEFT_SEAT = Prepared(
+    lambda q: Seat.objects.filter(session_id=q.session_id, left_at__isnull=False).values("pk")[:1]
+)
+
+
 def seat_of(session_id: Any) -> Seat | None:
-    return Seat.objects.select_related("table").filter(session_id=session_id).first()
+    return _SEAT.first(session_id=session_id)
 
 
 def is_seated(session_id: Any) -> bool:
@@ -53,7 +63,7 @@ def is_seated(session_id: Any) -> bool:
 
 def lock_key(session_id: str) -> str:
     """The turn lock's key: the table's, so the seated sessions' turns never overlap."""
-    seat = Seat.objects.filter(session_id=session_id).values("table__host_id").first()
+    seat = _LOCK_KEY.first(session_id=session_id)
     return f"table:{seat['table__host_id']}" if seat else session_id
 
 
@@ -182,7 +192,7 @@ def leave_table(session: Session) -> Table:
 
 def ensure_may_act(session: Session) -> None:
     """A player who left the table reads his history but acts no more (the world went on)."""
-    if Seat.objects.filter(session_id=session.pk, left_at__isnull=False).exists():
+    if _LEFT_SEAT(session_id=session.pk):
         raise PlayError(gettext("You left this table; join it again from the invitation."))
 
 

@@ -32,6 +32,7 @@ from engine.session import Message as EngineMessage
 from engine.tokens import estimate_tokens
 from play.locks import lock_backend
 from play.models import Message, Session
+from play.prepared import Prepared
 from play.providers import build_provider, provider_config
 from play.sessions import state_of, with_version_hash, world_of
 
@@ -53,13 +54,22 @@ def compaction_budget(session: Session) -> int:
     return configured or int(world_of(session).settings.max_context * 0.6)
 
 
+_LIVE_TEXTS = Prepared(
+    lambda q: (
+        Message.objects.filter(session_id=q.session_id, compacted=False, status="complete")
+        .exclude(content="")
+        .order_by("position")
+        .only("position", "content")
+    )
+)
+
+
 def compaction_due(session_id: str, session: Session | None = None) -> int | None:
     """The last position to fold when the live history passes its budget, else None."""
     session = session or with_version_hash(Session.objects.filter(pk=session_id)).first()
     if session is None:
         return None
-    rows = Message.objects.filter(session_id=session.pk, compacted=False, status="complete")
-    live = list(rows.exclude(content="").order_by("position").only("position", "content"))
+    live = _LIVE_TEXTS(session_id=session.pk)
     if len(live) <= KEEP_RECENT:
         return None
     if sum(estimate_tokens(m.content) for m in live) <= compaction_budget(session):
