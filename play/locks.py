@@ -180,9 +180,10 @@ class RedisLocks:
         loop = asyncio.get_running_loop()
         if loop not in self._clients:
             # A blocking pool waits for a free connection when hundreds of turns start at once;
-            # the default pool of redis-py 8 would refuse the 101st command instead.
+            # the default pool of redis-py 8 would refuse the 101st command instead. No CLIENT
+            # SETINFO (config.settings' CHANNEL_LAYERS says why).
             pool = aioredis.BlockingConnectionPool.from_url(
-                self.url, max_connections=256, timeout=20
+                self.url, max_connections=256, timeout=20, driver_info=None
             )
             self._clients[loop] = aioredis.Redis(connection_pool=pool)
         return self._clients[loop]

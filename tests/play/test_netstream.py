@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import httpcore2
@@ -151,3 +153,31 @@ async def test_the_site_client_speaks_http_and_reuses_its_connection(http_server
     finally:
         await client.aclose()
     assert isinstance(client, httpx2.AsyncClient)
+
+
+async def test_concurrent_streams_spread_over_the_shards_and_come_back(http_server: int) -> None:
+    """Each shard's pool walks only its own connections (netstream.ShardedPool)."""
+    client = netstream.site_client(timeout=5)
+    url = f"http://127.0.0.1:{http_server}/v1/models"
+    pool = client._transport._pool  # type: ignore[attr-defined]
+    try:
+        async with contextlib.AsyncExitStack() as streams:
+            responses = [
+                await streams.enter_async_context(client.stream("GET", url)) for _ in range(3)
+            ]
+            assert pool._open[:4] == [1, 1, 1, 0]
+            assert [len(shard.connections) for shard in pool._pools[:4]] == [1, 1, 1, 0]
+            for response in responses:
+                assert await response.aread() == b"hello world"  # read whole: kept alive
+        assert sum(pool._open) == 0
+        for _ in range(3):
+            assert (await client.get(url)).text == "hello world"
+        assert len(pool.connections) == 3  # kept alive and reused, no fourth
+        with socket.socket() as probe:  # a port nothing listens on
+            probe.bind(("127.0.0.1", 0))
+            failing = f"http://127.0.0.1:{probe.getsockname()[1]}/v1/models"
+        with pytest.raises(httpx2.ConnectError):
+            await client.get(failing)
+        assert sum(pool._open) == 0
+    finally:
+        await client.aclose()
