@@ -21,6 +21,7 @@ import copy
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Generic, TypeVar
 
 from django.db import connections
@@ -97,6 +98,11 @@ class Prepared(Generic[T]):
         rows = self(**values)
         return rows[0] if rows else None
 
+    def plain(self, **values: Any) -> list[T]:
+        """The same rows through the queryset built with the values, compiled afresh: what a
+        call saves (bench/turn_trips.py) and what it must equal (tests/play/test_prepared.py)."""
+        return list(self._build(SimpleNamespace(**values)))
+
     def _compile(self) -> _Compiled:
         with self._lock:
             if self._compiled is None:
@@ -122,6 +128,11 @@ class PreparedUpdate:
         self._build, self._values = build, values
         self._compiled: _Compiled | None = None
         self._lock = threading.Lock()
+
+    def plain(self, **values: Any) -> int:
+        """The same ``UPDATE`` compiled afresh (see ``Prepared.plain``)."""
+        given = SimpleNamespace(**values)
+        return self._build(given).update(**self._values(given))
 
     def __call__(self, **values: Any) -> int:
         compiled = self._compiled or self._compile()

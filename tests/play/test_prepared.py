@@ -81,6 +81,10 @@ def test_models_come_back_as_the_plain_queryset_gives_them(
 
 
 def test_each_call_takes_its_own_values(play_session: Session, messages: list[Message]) -> None:
+    for mark in (-1, 1, 4):
+        prepared = SINCE(session_id=play_session.pk, mark=mark)
+        plain = SINCE.plain(session_id=play_session.pk, mark=mark)
+        assert [m.position for m in prepared] == [m.position for m in plain]
     assert [m.position for m in SINCE(session_id=play_session.pk, mark=1)] == [2, 4, 5]
     assert [m.position for m in SINCE(session_id=play_session.pk, mark=4)] == [5]
     assert SINCE(session_id=str(play_session.pk), mark=5) == []  # a session id given as text
@@ -122,6 +126,9 @@ def test_an_update_counts_the_rows_it_changed(play_session: Session) -> None:
     assert (play_session.turn_owner, play_session.turn_version) == ("b", version + 2)
     assert play_session.turn_heartbeat is not None and play_session.state == {}
     assert claim(pk="00000000-0000-0000-0000-000000000000", owner="c", state={}) == 0
+    assert claim.plain(pk=play_session.pk, owner="d", state={"n": 1}) == 1  # the baseline
+    play_session.refresh_from_db()
+    assert (play_session.turn_owner, play_session.turn_version) == ("d", version + 3)
 
 
 @pytest.mark.django_db(transaction=True)
