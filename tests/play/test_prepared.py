@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 from django.db.models import F
-from django.db.models.functions import Now
 from django.test.utils import CaptureQueriesContext
 
 from play.models import Message, Session
@@ -108,27 +107,21 @@ def test_a_locked_row_with_its_related_row_in_one_query(play_session: Session) -
 
 
 def test_an_update_counts_the_rows_it_changed(play_session: Session) -> None:
-    claim = PreparedUpdate(
+    save = PreparedUpdate(  # a JSON value and an expression, each call its own values
         lambda q: Session.objects.filter(pk=q.pk),
-        lambda q: {
-            "turn_owner": q.owner,
-            "turn_heartbeat": Now(),
-            "turn_version": F("turn_version") + 1,
-            "state": q.state,
-        },
+        lambda q: {"state": q.state, "turn_version": F("turn_version") + 1},
     )
     version = play_session.turn_version
 
-    assert claim(pk=play_session.pk, owner="a", state={"values": {"x": [1, None]}}) == 1
-    assert claim(pk=play_session.pk, owner="b", state={}) == 1
+    assert save(pk=play_session.pk, state={"values": {"x": [1, None]}}) == 1
+    play_session.refresh_from_db()
+    assert play_session.state == {"values": {"x": [1, None]}}
+    assert save(pk=play_session.pk, state={}) == 1
+    assert save(pk="00000000-0000-0000-0000-000000000000", state={}) == 0
+    assert save.plain(pk=play_session.pk, state={"n": 1}) == 1  # the baseline
 
     play_session.refresh_from_db()
-    assert (play_session.turn_owner, play_session.turn_version) == ("b", version + 2)
-    assert play_session.turn_heartbeat is not None and play_session.state == {}
-    assert claim(pk="00000000-0000-0000-0000-000000000000", owner="c", state={}) == 0
-    assert claim.plain(pk=play_session.pk, owner="d", state={"n": 1}) == 1  # the baseline
-    play_session.refresh_from_db()
-    assert (play_session.turn_owner, play_session.turn_version) == ("d", version + 3)
+    assert (play_session.state, play_session.turn_version) == ({"n": 1}, version + 3)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -151,8 +144,14 @@ def test_a_query_compiled_on_one_thread_runs_on_another(
     assert seen == here == [0, 1, 2, 3, 4, 5]
 
 
-def test_a_slot_stands_only_in_a_comparison(play_session: Session) -> None:
+def test_a_slot_stands_only_in_a_comparison_or_as_a_value(play_session: Session) -> None:
     fuzzy = Prepared(lambda q: Message.objects.filter(content__icontains=q.text))
+    stepped = PreparedUpdate(
+        lambda q: Session.objects.filter(pk=q.pk),
+        lambda q: {"turn_version": F("turn_version") + q.step},
+    )
 
     with pytest.raises(ValueError, match="comparison"):
         fuzzy(text="line")
+    with pytest.raises(ValueError, match="'step'"):
+        stepped(pk=play_session.pk, step=1)
