@@ -50,6 +50,7 @@ from play.sessions import (
     with_version_hash,
     world_of,
 )
+from play.swipes import mirror_swipe, placeholder_swipe, swipe_of
 
 
 @dataclass
@@ -101,10 +102,6 @@ def _history(messages: list[Message]) -> list[EngineMessage]:
         for m in messages
         if m.content and m.status != "streaming" and not m.compacted
     ]
-
-
-def _placeholder_swipe(state: dict[str, Any]) -> dict[str, Any]:
-    return {"content": "", "raw": "", "state": state, "changes": [], "status": "streaming"}
 
 
 # The turn's reads, compiled once (play.prepared): every turn start and end waits on them.
@@ -257,12 +254,12 @@ def _write_placeholder(
         reply.error = ""
     elif plan.kind == "regenerate" and last is not None and last.role == "assistant":
         reply = last
-        swipes = list(reply.swipes) or [_swipe_of(reply)]
+        swipes = list(reply.swipes) or [swipe_of(reply)]
         if swipes[min(reply.active_swipe, len(swipes) - 1)].get("status") == "failed":
             index = min(reply.active_swipe, len(swipes) - 1)  # retry in place of the failure
-            swipes[index] = _placeholder_swipe(input_state)
+            swipes[index] = placeholder_swipe(input_state)
         else:
-            swipes.append(_placeholder_swipe(input_state))
+            swipes.append(placeholder_swipe(input_state))
             index = len(swipes) - 1
         reply.swipes, reply.active_swipe, plan.swipe_index = swipes, index, index
         reply.content = reply.raw = reply.error = ""
@@ -275,40 +272,13 @@ def _write_placeholder(
             role="assistant",
             status="streaming",
             state=input_state,
-            swipes=[_placeholder_swipe(input_state)],
+            swipes=[placeholder_swipe(input_state)],
         )
     reply.model = plan.config.model
     reply.save()
     plan.message_id = reply.pk
     plan.position = reply.position
     plan.reply = message_dict(reply)
-
-
-def _swipe_of(message: Message) -> dict[str, Any]:
-    return {
-        "content": message.content,
-        "raw": message.raw,
-        "state": message.state,
-        "changes": message.changes,
-        "status": message.status,
-        "error": message.error,
-        "choices": message.choices,
-        "tools": message.tools,
-        "model": message.model,
-        "usage": _usage_of(message),
-        "generation_ms": message.generation_ms,
-    }
-
-
-def _usage_of(message: Message) -> dict[str, Any]:
-    return {
-        "input_tokens": message.input_tokens,
-        "output_tokens": message.output_tokens,
-        "cache_read_tokens": message.cache_read_tokens,
-        "cache_write_tokens": message.cache_write_tokens,
-        "cost": float(message.cost),
-        "source": message.source,
-    }
 
 
 def add_reply_placeholder(plan: TurnPlan) -> TurnPlan:
@@ -373,17 +343,9 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
         reply.tools = trace if trace and shows_engine_trace(session) else []
         reply.stopped = result.stopped
         reply.model = plan.config.model
-        _mirror_swipe(reply, plan.swipe_index)
+        mirror_swipe(reply, plan.swipe_index)
         reply.save()
         return message_dict(reply)
-
-
-def _mirror_swipe(reply: Message, index: int) -> None:
-    swipes = list(reply.swipes)
-    while len(swipes) <= index:
-        swipes.append({})
-    swipes[index] = {**_swipe_of(reply), "stopped": reply.stopped}
-    reply.swipes, reply.active_swipe = swipes, index
 
 
 def fail_turn(plan: TurnPlan, error: str) -> Any:
@@ -404,6 +366,6 @@ def fail_turn(plan: TurnPlan, error: str) -> Any:
         else:
             reply.content = reply.raw = ""
             reply.state = plan.state.model_dump(mode="json")
-        _mirror_swipe(reply, plan.swipe_index)
+        mirror_swipe(reply, plan.swipe_index)
         reply.save()
         return message_dict(reply)
