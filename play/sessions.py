@@ -27,7 +27,7 @@ from engine.turn import PlayerAction, Turn, TurnResult
 from engine.world import WorldDefinition, load_world
 from play import frames
 from play.errors import PlayError, SessionForbidden, SessionNotFound
-from play.models import MODES, Checkpoint, Message, Persona, Session
+from play.models import MODES, Checkpoint, Message, Persona, Session, message_usage
 from studio.models import World, WorldVersion
 
 STALE_ERROR = "The turn was interrupted before it finished. Regenerate to try again."
@@ -366,14 +366,7 @@ def message_dict(message: Message) -> dict[str, Any]:
         "is_greeting": message.is_greeting,
         "stopped": message.stopped,
         "model": message.model or None,
-        "usage": {
-            "input_tokens": message.input_tokens,
-            "output_tokens": message.output_tokens,
-            "cache_read_tokens": message.cache_read_tokens,
-            "cache_write_tokens": message.cache_write_tokens,
-            "cost": float(message.cost),
-            "source": message.source,
-        },
+        "usage": message_usage(message),
         "generation_ms": message.generation_ms,
         "created_at": message.created_at.isoformat() if message.created_at else None,
         **({"tools": message.tools} if message.tools else {}),  # the creator's only (play.gm)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from play.models import Message
+from play.models import Message, message_usage
 
 
 def placeholder_swipe(state: dict[str, Any]) -> dict[str, Any]:
@@ -26,19 +26,8 @@ def swipe_of(message: Message) -> dict[str, Any]:
         "choices": message.choices,
         "tools": message.tools,
         "model": message.model,
-        "usage": _usage_of(message),
+        "usage": message_usage(message),
         "generation_ms": message.generation_ms,
-    }
-
-
-def _usage_of(message: Message) -> dict[str, Any]:
-    return {
-        "input_tokens": message.input_tokens,
-        "output_tokens": message.output_tokens,
-        "cache_read_tokens": message.cache_read_tokens,
-        "cache_write_tokens": message.cache_write_tokens,
-        "cost": float(message.cost),
-        "source": message.source,
     }
 
 
