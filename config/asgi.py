@@ -15,12 +15,16 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from config import twisted_writes  # noqa: E402
 from config.origins import StrictOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from play.socket_writer import KeepServerSend  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Origin must be the page's own scheme, host and port (see config/origins.py).
-        "websocket": StrictOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # The server's own send is kept for the turn's frames (play/socket_writer.py).
+        "websocket": KeepServerSend(
+            StrictOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

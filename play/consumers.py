@@ -23,6 +23,7 @@ from play.languages import language_from_scope
 from play.quota import scope_address
 from play.sessions import player_for
 from play.signouts import groups_for
+from play.socket_writer import writer_for
 from play.table_relay import seat_group
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,9 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         for text in history:  # the history, then its state when that needed frames of its own
             await self.send(text_data=text)
-        self.forwarder = asyncio.ensure_future(self._forward(self.joined))
+        # From here on a frame with nothing queued ahead of it goes straight to the socket.
+        self.joined.subscription.writer = writer_for(self.scope)
+        self.forwarder = asyncio.ensure_future(self.joined.subscription.forward(self._send_text))
         key = getattr(session, "session_key", None)
         self.signout_groups = tuple(groups_for(self.scope.get("user"), key))
         for group in self.signout_groups:
@@ -70,11 +73,8 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self._join_seat_group(session_id)
         await handlers.presence(session_id, +1)
 
-    async def _forward(self, joined: handlers.Joined) -> None:
-        subscription = joined.subscription
-        while True:
-            for text in await subscription.next_texts():
-                await self.send(text_data=text)
+    async def _send_text(self, text: str) -> None:
+        await self.send(text_data=text)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.joined is None:

@@ -92,6 +92,37 @@ class Subscription:
         self.running: dict[str, Any] | None = None
         self._last_seq: dict[int, int] = {}
         self._quiet_until = 0.0  # loop time before which a delta waits to be merged
+        # Writes a frame straight to the socket (play.socket_writer), once the history is out.
+        self.writer: Callable[[str], bool] | None = None
+        self._holding = False  # frames taken from the queue by ``forward`` and not yet sent
+
+    def put(self, item: tuple[dict[str, Any], str]) -> None:
+        """A frame for this socket: written at once when nothing waits ahead of it.
+
+        Otherwise, or when the writer cannot (not daphne, the socket closing), it joins the
+        queue that ``forward`` sends from, so frames keep their order either way.
+        """
+        if self.writer is not None and not self._holding and not self.queue.qsize():
+            frame, text = item
+            if frame["type"] != "delta":
+                if self.writer(text):
+                    return
+            else:
+                now = asyncio.get_running_loop().time()
+                if now >= self._quiet_until and self.writer(text):
+                    self._quiet_until = now + FRAME_INTERVAL
+                    return
+        self.queue.put_nowait(item)
+
+    async def forward(self, send: Callable[[str], Awaitable[None]]) -> None:
+        """Send the queued frames, in order, until cancelled: the socket's forwarding task."""
+        while True:
+            texts = await self.next_texts()
+            try:
+                for text in texts:
+                    await send(text)
+            finally:
+                self._holding = False
 
     async def next_texts(self) -> list[str]:
         """The next frames to send, waiting for one; deltas close together are merged.
@@ -103,6 +134,7 @@ class Subscription:
         a token never waits more than the interval. Clients read ``first_seq..seq`` either way.
         """
         items = [await self.queue.get()]
+        self._holding = True  # until ``forward`` has sent them: nothing may overtake them
         if items[0][0]["type"] == "delta":
             loop = asyncio.get_running_loop()
             wait = self._quiet_until - loop.time()
@@ -168,7 +200,7 @@ class Hub:
         item = framing.encoded(frame)
         frame = item[0]
         for sub in self.subscribers:
-            sub.queue.put_nowait(item)
+            sub.put(item)
         if self.pump is not None:
             self.pump.add(frame)
 
