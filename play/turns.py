@@ -47,6 +47,7 @@ from play.recovery import TurnFenced, owner_of, recover, supervisor
 from play.relay import RunningTurn, relay
 from play.replies import TurnPlan, add_reply_placeholder, commit_turn, fail_turn, prepare_turn
 from play.sessions import Player, message_dict, state_frame, with_version_hash
+from play.slack import slack
 from play.table_locks import TableBusy, hold_table
 from play.tasks import maybe_compact
 
@@ -115,9 +116,10 @@ async def _prepare_holding(
     """
     lease = own
     try:
-        key, plan = await database_sync_to_async(_prepare_unless_seated)(
-            session_id, player, args, owner_of(own.token)
-        )
+        async with slack():
+            key, plan = await database_sync_to_async(_prepare_unless_seated)(
+                session_id, player, args, owner_of(own.token)
+            )
         if plan is None:  # the table's turns take turns: its lock first, then prepare
             lease = await hold_table(key, own)  # TableBusy: another player's turn
             plan = await database_sync_to_async(prepare_turn)(
@@ -172,7 +174,8 @@ async def run_turn(plan: TurnPlan, lease: Lease, running: RunningTurn) -> None:
         if plan.config.mode == "replay":  # a demo's bar learns how far it got, even on failure
             final = [*final, await database_sync_to_async(demos.progress_frame)(plan.session_id)]
         _publish(plan.session_id, final)
-    await database_sync_to_async(_queue_background_work)(plan.session_id, saved)
+    async with slack():
+        await database_sync_to_async(_queue_background_work)(plan.session_id, saved)
 
 
 def _queue_background_work(session_id: str, saved: Session | None = None) -> None:
@@ -247,7 +250,8 @@ async def _stream_and_save(
     elapsed = int((time.monotonic() - started) * 1000)
     recording = recording_after(turn.provider)
     try:
-        saved, totals = await database_sync_to_async(_commit)(plan, result, elapsed, recording)
+        async with slack():
+            saved, totals = await database_sync_to_async(_commit)(plan, result, elapsed, recording)
     except TurnFenced:
         log.warning("turn of session %s was taken over; its reply is dropped", plan.session_id)
         return None, []
