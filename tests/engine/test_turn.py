@@ -438,6 +438,29 @@ async def test_stop_ends_a_stalled_stream_at_once() -> None:
     assert provider.closed
 
 
+async def test_a_cancel_while_the_stream_waits_stays_a_cancel_not_a_stop() -> None:
+    provider = StallingProvider(["The cave", " is dark"])
+    turn = make_turn(PlayerAction("message", "I look"), provider)
+    task = asyncio.create_task(turn.run())
+    await asyncio.wait_for(provider.stalled.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, 5)
+    assert turn.result is None
+    assert provider.closed
+
+
+async def test_a_stop_and_a_cancel_together_still_cancel() -> None:
+    provider = StallingProvider(["The cave", " is dark"])
+    turn = make_turn(PlayerAction("message", "I look"), provider)
+    task = asyncio.create_task(turn.run())
+    await asyncio.wait_for(provider.stalled.wait(), 5)
+    turn.stop()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, 5)
+
+
 # --- determinism -------------------------------------------------------------------------------
 
 
