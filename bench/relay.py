@@ -219,6 +219,7 @@ class Outcome:
     latencies: list[float] = field(default_factory=list)
     arrivals: list[float] = field(default_factory=list)  # when each token arrived, for the trace
     turn_seconds: float | None = None
+    first_token_seconds: float | None = None  # from the player's send to the first delta
     lost: int = 0
     error: str = ""
 
@@ -268,6 +269,8 @@ class _Turn:
         if kind == "message_start":
             self.reply_id, self.last_seq = frame["message"]["id"], 0
         elif kind == "delta" and frame["message_id"] == self.reply_id:
+            if outcome.first_token_seconds is None:
+                outcome.first_token_seconds = now - self.sent
             if frame["first_seq"] != self.last_seq + 1:
                 outcome.lost += frame["first_seq"] - self.last_seq - 1
             self.last_seq = frame["seq"]
@@ -403,6 +406,7 @@ async def run_level(
         ]
         Path(os.environ["BENCH_TRACE"]).write_text("\n".join(sorted(lines, key=_seconds)))
     turns = [o.turn_seconds for o in outcomes if o.turn_seconds is not None]
+    firsts = [o.first_token_seconds for o in outcomes if o.first_token_seconds is not None]
     unfinished = sessions - len(turns)
     return {
         "sessions": sessions,
@@ -410,6 +414,8 @@ async def run_level(
         "token_p99_ms": percentile(latencies, 0.99) * 1000,
         "steady_p99_ms": percentile(steady, 0.99) * 1000,
         "turn_p99_s": percentile(turns, 0.99),
+        "first_p50_s": percentile(firsts, 0.5),
+        "first_p99_s": percentile(firsts, 0.99),
         "lost": sum(o.lost for o in outcomes) + unfinished * tokens,
         "unfinished": unfinished,
         "errors": [o.error for o in outcomes if o.error][:3]
@@ -497,6 +503,11 @@ def main() -> None:
             print(
                 f"{'':>8} token p99 while every session streams and none starts or ends "
                 f"(from twice the ramp until the first turn ends): {row['steady_p99_ms']:.1f} ms"
+            )
+            print(
+                f"{'':>8} send to first token (a turn's start, deferred while streams are "
+                f"behind: play/slack.py): p50 {row['first_p50_s']:.2f} s, "
+                f"p99 {row['first_p99_s']:.2f} s"
             )
             if row["errors"] or row["unfinished"]:
                 print(f"         unfinished={row['unfinished']} errors={row['errors']}")

@@ -162,6 +162,30 @@ class PreparedUpdate:
             return self._compiled
 
 
+class PreparedSave:
+    """``PreparedSave(Message)(reply)``: the ``UPDATE`` that ``reply.save()`` makes, compiled
+    once (``fields``: as ``save(update_fields=...)``); returns the number of rows changed.
+
+    For a row that exists (it is not inserted) of a model nothing listens to: Django's
+    ``pre_save``/``post_save`` signals are not sent. Fields are read as ``save`` reads them
+    (``pre_save``: ``auto_now`` stamps the time) and converted as it converts them.
+    """
+
+    def __init__(self, model: Any, fields: tuple[str, ...] | None = None) -> None:
+        meta = model._meta
+        chosen = [meta.get_field(name) for name in fields] if fields else meta.concrete_fields
+        self._fields = [f for f in chosen if not f.primary_key]
+        names = [f.attname for f in self._fields]
+        self._update = PreparedUpdate(
+            lambda q: model._base_manager.filter(pk=q.pk),
+            lambda q: {name: getattr(q, name) for name in names},
+        )
+
+    def __call__(self, instance: Any) -> int:
+        values = {f.attname: f.pre_save(instance, False) for f in self._fields}
+        return self._update(pk=instance.pk, **values)
+
+
 _COMPARISONS = (Exact, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual)
 
 

@@ -38,7 +38,7 @@ from play.gm import (
 )
 from play.gm_quota import charge_character
 from play.models import Message, Session
-from play.prepared import Prepared
+from play.prepared import Prepared, PreparedSave
 from play.providers import ProviderConfig, provider_config, release_action
 from play.quota import quota_subjects
 from play.recovery import CLAIM_FIELDS, claim_session, end_claim, owner_of
@@ -112,6 +112,8 @@ _LIVE_MESSAGES = Prepared(
     lambda q: Message.objects.filter(session_id=q.session_id, compacted=False).order_by("position")
 )
 _MESSAGE = Prepared(lambda q: Message.objects.filter(pk=q.pk))
+_SAVE_MESSAGE = PreparedSave(Message)
+_SAVE_SESSION = PreparedSave(Session, ("state", "recording", "updated_at", *CLAIM_FIELDS))
 
 
 def prepare_turn(
@@ -308,7 +310,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
             session.recording = demos.after_turn(
                 session.recording, recording, plan.clock_key, clock, step
             )
-        session.save(update_fields=["state", "recording", "updated_at", *CLAIM_FIELDS])
+        _SAVE_SESSION(session)
         plan.saved_session = session
         plan.deliveries = tables.share_turn(session, plan.world, result.state, delivered(result))
         settle_quota(plan.config, result)  # an engine move costs no action
@@ -344,7 +346,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
         reply.stopped = result.stopped
         reply.model = plan.config.model
         mirror_swipe(reply, plan.swipe_index)
-        reply.save()
+        _SAVE_MESSAGE(reply)
         return message_dict(reply)
 
 
@@ -367,5 +369,5 @@ def fail_turn(plan: TurnPlan, error: str) -> Any:
             reply.content = reply.raw = ""
             reply.state = plan.state.model_dump(mode="json")
         mirror_swipe(reply, plan.swipe_index)
-        reply.save()
+        _SAVE_MESSAGE(reply)
         return message_dict(reply)

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 from django.db.models import F
+from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 
 from play.models import Message, Session
-from play.prepared import Prepared, PreparedUpdate
+from play.prepared import Prepared, PreparedSave, PreparedUpdate
 from play.sessions import with_version_hash
 
 pytestmark = pytest.mark.django_db
@@ -122,6 +123,40 @@ def test_an_update_counts_the_rows_it_changed(play_session: Session) -> None:
 
     play_session.refresh_from_db()
     assert (play_session.state, play_session.turn_version) == ({"n": 1}, version + 3)
+
+
+def test_a_prepared_save_writes_what_save_writes(messages: list[Message]) -> None:
+    saved, plain = messages[1], messages[2]
+    for message in (saved, plain):
+        message.content, message.status, message.cost = "done", "complete", Decimal("1.5")
+        message.role = "assistant"
+        message.changes = [{"variable": "gold", "before": 1, "after": 2}]
+        message.state, message.choices, message.stopped = {"values": {"é": [1]}}, ["a"], True
+    PreparedSave(Message)(saved)
+    plain.save()
+    ignore = {"id", "position", "created_at"}
+    assert {
+        k: v for k, v in fields(Message.objects.get(pk=saved.pk)).items() if k not in ignore
+    } == {k: v for k, v in fields(Message.objects.get(pk=plain.pk)).items() if k not in ignore}
+
+
+def test_a_prepared_save_of_some_fields_leaves_the_others(play_session: Session) -> None:
+    before = play_session.updated_at
+    play_session.state, play_session.recording = {"values": {"x": 1}}, {"r": 1}
+    play_session.turn_version += 5  # not among the fields: stays as stored
+    assert PreparedSave(Session, ("state", "recording", "updated_at"))(play_session) == 1
+    stored = Session.objects.get(pk=play_session.pk)
+    assert (stored.state, stored.recording) == ({"values": {"x": 1}}, {"r": 1})
+    assert stored.turn_version == play_session.turn_version - 5
+    assert stored.updated_at > before  # auto_now, as save() stamps it
+
+
+def test_nothing_listens_to_the_saves_a_prepared_save_makes() -> None:
+    """PreparedSave sends no signals: a receiver added for these models must move to the
+    code that saves (play.replies.commit_turn), or the commit must go back to save()."""
+    for model in (Message, Session):
+        assert not pre_save.has_listeners(model)
+        assert not post_save.has_listeners(model)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -132,7 +132,7 @@ def test_a_commit_that_fails_leaves_neither_message_nor_state(alice, play_sessio
     def broken_save(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(Message, "save", broken_save)
+    monkeypatch.setattr(replies, "_SAVE_MESSAGE", broken_save)  # the reply's write, last
     with pytest.raises(RuntimeError):
         replies.commit_turn(plan, result, 1, None)
     monkeypatch.undo()
