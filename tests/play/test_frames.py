@@ -119,3 +119,17 @@ def test_it_names_the_field_of_hostile_input(raw, field, message):
         decode_frame(raw)
 
     assert (caught.value.field, caught.value.message) == (field, message)
+
+
+@pytest.mark.parametrize(
+    "text", ["a", "", 'say "hi"\n', "é ✓ 😀", "\x00\x1f\\", "</script>", "\ud800", "1" * 10_000]
+)
+def test_a_delta_encodes_as_the_json_encoder_would(text):
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+    for frame in (frames.delta(7, text, 3), frames.delta(2**70, text, 9, 4)):
+        assert frames.encode(frame) == encoder.encode(frame)
+        assert json.loads(frames.encode(frame)) == frame
+    merged = {**frames.delta(7, "a", 3), "text": text, "seq": 5}  # how backlogs merge
+    assert frames.encode(merged) == encoder.encode(merged)
+    odd = {**frames.delta(7, text, 3), "seq": True}  # not the token's shape: the encoder's way
+    assert frames.encode(odd) == encoder.encode(odd)
