@@ -116,10 +116,10 @@ async def _prepare_holding(
     """
     lease = own
     try:
-        async with slack():
-            key, plan = await database_sync_to_async(_prepare_unless_seated)(
-                session_id, player, args, owner_of(own.token)
-            )
+        await slack()
+        key, plan = await database_sync_to_async(_prepare_unless_seated)(
+            session_id, player, args, owner_of(own.token)
+        )
         if plan is None:  # the table's turns take turns: its lock first, then prepare
             lease = await hold_table(key, own)  # TableBusy: another player's turn
             plan = await database_sync_to_async(prepare_turn)(
@@ -174,8 +174,8 @@ async def run_turn(plan: TurnPlan, lease: Lease, running: RunningTurn) -> None:
         if plan.config.mode == "replay":  # a demo's bar learns how far it got, even on failure
             final = [*final, await database_sync_to_async(demos.progress_frame)(plan.session_id)]
         _publish(plan.session_id, final)
-    async with slack():
-        await database_sync_to_async(_queue_background_work)(plan.session_id, saved)
+    await slack()
+    await database_sync_to_async(_queue_background_work)(plan.session_id, saved)
 
 
 def _queue_background_work(session_id: str, saved: Session | None = None) -> None:
@@ -250,8 +250,8 @@ async def _stream_and_save(
     elapsed = int((time.monotonic() - started) * 1000)
     recording = recording_after(turn.provider)
     try:
-        async with slack():
-            saved, totals = await database_sync_to_async(_commit)(plan, result, elapsed, recording)
+        await slack()
+        saved, totals = await database_sync_to_async(_commit)(plan, result, elapsed, recording)
     except TurnFenced:
         log.warning("turn of session %s was taken over; its reply is dropped", plan.session_id)
         return None, []
