@@ -245,14 +245,9 @@ def encode(frame: dict[str, Any]) -> str:
     if type(frame) is dict and len(frame) == 5 and frame.get("type") == "delta":
         # Every token's frame: its text written into a template, a quarter of the encoder's
         # time (3.0 -> 0.7 µs); the same text as the encoder's (tests/play/test_frames.py).
-        message_id, text, seq, first = (
-            frame.get("message_id"),
-            frame.get("text"),
-            frame.get("seq"),
-            frame.get("first_seq"),
-        )
-        numbers = type(message_id) is int and type(seq) is int and type(first) is int
-        if numbers and type(text) is str:
+        message_id, seq, first = frame.get("message_id"), frame.get("seq"), frame.get("first_seq")
+        text = frame.get("text")
+        if type(message_id) is type(seq) is type(first) is int and type(text) is str:
             return (
                 f'{{"type":"delta","message_id":{message_id},"text":{_ENCODER.encode(text)},'
                 f'"seq":{seq},"first_seq":{first}}}'
