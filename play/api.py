@@ -15,7 +15,7 @@ from ninja.errors import HttpError
 from ninja.utils import check_csrf
 from pydantic import Field
 
-from play import history, personas, providers, recordings, sessions
+from play import history, payloads, personas, providers, recordings, sessions
 from play.errors import SessionForbidden, SessionNotFound
 from play.frames import HISTORY_PAGE, MAX_HISTORY_PAGE
 from play.models import Session
@@ -86,7 +86,7 @@ def _session(request: HttpRequest, session_id: uuid.UUID) -> Session:
 
 
 def _session_out(session: Session) -> dict[str, Any]:
-    return sessions.session_dict(session) | {"url": f"/play/{session.pk}/"}
+    return payloads.session_dict(session) | {"url": f"/play/{session.pk}/"}
 
 
 # --- sessions --------------------------------------------------------------------------------

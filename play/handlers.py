@@ -23,6 +23,7 @@ from play import (
     gm,
     history,
     messages,
+    payloads,
     recovery,
     sessions,
     table_relay,
@@ -224,15 +225,15 @@ def _with_session(session_id: str, fn: Callable[..., Any], *args: Any) -> Any:
 def _message_and_state(session: Session, message: Any) -> list[dict[str, Any]]:
     session.refresh_from_db(fields=["state"])
     return [
-        frames.message_done(sessions.message_dict(message), costs.session_usage(session.pk)),
-        sessions.state_frame(session),
+        frames.message_done(payloads.message_dict(message), costs.session_usage(session.pk)),
+        payloads.state_frame(session),
         *gm.session_frames(session),
     ]
 
 
 def _edit_fn(session: Session, message_id: int, content: str) -> list[dict[str, Any]]:
     message = messages.edit_message(session, message_id, content)
-    return [frames.message_done(sessions.message_dict(message))]
+    return [frames.message_done(payloads.message_dict(message))]
 
 
 def _swipe_fn(session: Session, message_id: int, direction: str) -> list[dict[str, Any]] | None:
@@ -254,7 +255,7 @@ def _bulk(change: Callable[..., Any]) -> Callable[..., list[dict[str, Any]]]:
 def _checkpoints_after(change: Callable[..., Any]) -> Callable[..., list[dict[str, Any]]]:
     def run(session: Session, *args: Any) -> list[dict[str, Any]]:
         change(session, *args)
-        return [frames.checkpoints(sessions.checkpoint_list(session))]
+        return [frames.checkpoints(payloads.checkpoint_list(session))]
 
     return run
 

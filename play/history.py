@@ -16,12 +16,7 @@ from play import frames
 from play.costs import session_usage
 from play.errors import PlayError
 from play.models import Message, Session
-from play.sessions import (
-    checkpoint_list,
-    message_dict,
-    session_dict,
-    state_frame,
-)
+from play.payloads import checkpoint_list, message_dict, session_dict, state_frame
 
 UNKNOWN_ANCHOR = gettext_noop("This message does not exist in the session.")
 

@@ -36,9 +36,10 @@ from play import frames
 from play.errors import SessionBusy
 from play.locks import lock_backend
 from play.models import Message, Session
+from play.payloads import message_dict
 from play.prepared import PreparedUpdate
 from play.relay import relay
-from play.sessions import fail_stale_messages, message_dict
+from play.sessions import fail_stale_messages
 
 log = logging.getLogger(__name__)
 

@@ -38,13 +38,13 @@ from play.gm import (
 )
 from play.gm_quota import charge_character
 from play.models import Message, Session
+from play.payloads import message_dict
 from play.prepared import Prepared, PreparedSave
 from play.providers import ProviderConfig, provider_config, release_action
 from play.quota import quota_subjects
 from play.recovery import CLAIM_FIELDS, claim_session, end_claim, owner_of
 from play.sessions import (
     Player,
-    message_dict,
     persona_of,
     state_of,
     with_version_hash,

@@ -1,4 +1,4 @@
-"""Sessions: who may open one, starting, branching, deleting, and what a player sees of them.
+"""Sessions: who may open one, starting, branching and deleting (what a player sees: play.payloads).
 
 Everything here is synchronous ORM work; play.turns calls it through database_sync_to_async.
 A session plays a frozen WorldVersion, or for a studio playtest a snapshot of the draft taken at
@@ -25,9 +25,8 @@ from engine.session import Persona as EnginePersona
 from engine.session import SessionState
 from engine.turn import PlayerAction, Turn, TurnResult
 from engine.world import WorldDefinition, load_world
-from play import frames
 from play.errors import PlayError, SessionForbidden, SessionNotFound
-from play.models import MODES, Checkpoint, Message, Persona, Session, message_usage
+from play.models import MODES, Message, Persona, Session
 from studio.models import World, WorldVersion
 
 STALE_ERROR = "The turn was interrupted before it finished. Regenerate to try again."
@@ -333,80 +332,3 @@ def fail_stale_messages(session: Session) -> list[Message]:
             swipe.update(status="failed", error=STALE_ERROR)
         message.save(update_fields=["status", "error", "swipes"])
     return stale
-
-
-# --- what a player sees ----------------------------------------------------------------------
-
-
-def public_values(state: dict[str, Any] | None) -> dict[str, Any]:
-    values = (state or {}).get("values")
-    return dict(values) if isinstance(values, dict) else {}
-
-
-def message_dict(message: Message) -> dict[str, Any]:
-    """A message as clients get it: clean text only, never the raw reply.
-
-    Its state snapshot stays in the database (revert and swipes restore it): the session's
-    state goes out once per frame that needs it, and a message carries only its changes.
-    """
-    return {
-        "id": message.pk,
-        "position": message.position,
-        "role": message.role,
-        "content": message.content,
-        "status": message.status,
-        "error": message.error or None,
-        "changes": message.changes,
-        "swipes": [
-            {"content": s.get("content", ""), "status": s.get("status", "complete")}
-            for s in message.swipes
-        ],
-        "active_swipe": message.active_swipe,
-        "choices": message.choices,
-        "is_greeting": message.is_greeting,
-        "stopped": message.stopped,
-        "model": message.model or None,
-        "usage": message_usage(message),
-        "generation_ms": message.generation_ms,
-        "created_at": message.created_at.isoformat() if message.created_at else None,
-        **({"tools": message.tools} if message.tools else {}),  # the creator's only (play.gm)
-        **({"speech": message.speech} if message.speech else {}),  # bubbles (engine.gm.speech)
-    }
-
-
-def state_frame(session: Session, changes: list[Any] | None = None) -> dict[str, Any]:
-    state = session.state or {}
-    audio = state.get("audio") if isinstance(state.get("audio"), dict) else {}
-    return frames.state(public_values(state), int(state.get("turn", 0)), changes, audio=audio)
-
-
-def checkpoint_dict(checkpoint: Checkpoint) -> dict[str, Any]:
-    return {
-        "id": checkpoint.pk,
-        "name": checkpoint.name,
-        "message_count": checkpoint.message_count,
-        "created_at": checkpoint.created_at.isoformat(),
-    }
-
-
-def checkpoint_list(session: Session) -> list[dict[str, Any]]:
-    return [checkpoint_dict(c) for c in session.checkpoints.all()]
-
-
-def session_dict(session: Session) -> dict[str, Any]:
-    greeting = session.messages.filter(is_greeting=True).first()
-    return {
-        "id": str(session.pk),
-        "title": session.title,
-        "mode": session.mode,
-        "model": session.model or None,
-        "world_id": session.world_id,
-        "world_version_id": session.world_version_id,
-        "is_guest": session.is_guest,
-        "is_playtest": session.is_playtest,
-        "persona": session.persona_data or None,
-        "greeting_count": len(greeting.swipes) if greeting else 0,
-        "greeting_index": greeting.active_swipe if greeting else None,
-        "apply_on_stop": session.apply_on_stop,
-        "created_at": session.created_at.isoformat(),
-    }

@@ -26,8 +26,9 @@ from play import frames
 from play.errors import NotFound, PlayError
 from play.gm import character_of, scene_frames
 from play.models import Message, Seat, Session, Table
+from play.payloads import message_dict
 from play.prepared import Prepared
-from play.sessions import message_dict, next_position, world_of
+from play.sessions import next_position, world_of
 
 TABLE_MODES = ("live", "offline")
 # What a session's state holds of its own history, not of the world: never shared.

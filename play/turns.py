@@ -42,11 +42,12 @@ from play.errors import SessionBusy
 from play.locks import Lease, lock_backend
 from play.memory import maybe_summarise
 from play.models import Message, Session
+from play.payloads import message_dict, state_frame
 from play.providers import build_provider, recording_after
 from play.recovery import TurnFenced, owner_of, recover, supervisor
 from play.relay import RunningTurn, relay
 from play.replies import TurnPlan, add_reply_placeholder, commit_turn, fail_turn, prepare_turn
-from play.sessions import Player, message_dict, state_frame, with_version_hash
+from play.sessions import Player, with_version_hash
 from play.slack import slack
 from play.table_locks import TableBusy, hold_table
 from play.tasks import maybe_compact

@@ -34,7 +34,7 @@ from engine.reactions import Effects
 from engine.rules import run_rules
 from engine.state import Change, Path, Skipped, apply_operation, copy_value
 from engine.world import Variable, WorldDefinition
-from play import frames, sessions, tables
+from play import frames, payloads, sessions, tables
 from play.errors import PlayError
 from play.models import Session
 
@@ -83,7 +83,7 @@ def set_variable(session: Session, target: str, value: Any) -> list[dict[str, An
     if isinstance(result, Skipped):
         raise PlayError(result.reason, field="value")
     if result is None:
-        return [sessions.state_frame(session)]
+        return [payloads.state_frame(session)]
     outcome = run_rules(world, state, state_changed_events([result], before, state.values))
     session.state = state.model_dump(mode="json")
     session.save(update_fields=["state", "updated_at"])
@@ -93,7 +93,7 @@ def set_variable(session: Session, target: str, value: Any) -> list[dict[str, An
 def _outcome_frames(
     session: Session, changes: list[Change], outcome: RulesOutcome
 ) -> list[dict[str, Any]]:
-    out = [sessions.state_frame(session, [change.to_dict() for change in changes])]
+    out = [payloads.state_frame(session, [change.to_dict() for change in changes])]
     out += [frames.notification(n.message, n.style) for n in outcome.notifications]
     out += [frames.audio(c.track_id, c.action, c.value, c.chain) for c in outcome.audio]
     return out

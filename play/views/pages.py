@@ -18,11 +18,12 @@ from play.forms import SessionPersonaForm, StartSessionForm, character_form
 from play.gm import set_character, version_characters
 from play.history import recent_messages
 from play.models import Session
+from play.payloads import message_dict
 from play.personas import set_session_persona
 from play.playtests import start_guest_preview
 from play.providers import quota_used_up
 from play.quota import request_subjects
-from play.sessions import delete_session, message_dict, sessions_of, start_session, world_of
+from play.sessions import delete_session, sessions_of, start_session, world_of
 from play.views.client import client_config
 from play.views.common import guest_key, render_page, session_for
 from studio.access import get_version_for_user
