@@ -50,7 +50,6 @@ streaming the reply is ``engine.turn_stream``'s, and the events and the result a
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -127,12 +126,15 @@ class Turn:
         self.result: TurnResult | None = None
         self._started = False
         self._stop_requested = False
-        self._stop_event = asyncio.Event()
+        # Called by ``stop()`` while a reply streams (engine.turn_stream): a callback, not an
+        # Event waited on by a task, which cost every streaming turn a task and its frames.
+        self._on_stop: Callable[[], None] | None = None
 
     def stop(self) -> None:
         """End the stream early: the result keeps the text so far (see ``apply_on_stop``)."""
         self._stop_requested = True
-        self._stop_event.set()
+        if self._on_stop is not None:
+            self._on_stop()
 
     async def run(self) -> TurnResult:
         """Drain ``events()`` and return the result."""

@@ -54,8 +54,7 @@ class ReplyStream:
         except Exception as exc:
             raise _failed(exc, "") from exc
         reader = _Reader(chunks)
-        stop_wait = asyncio.ensure_future(turn._stop_event.wait())
-        stop_wait.add_done_callback(lambda _: reader.interrupt())
+        turn._on_stop = reader.interrupt
         try:
             while True:
                 if turn._stop_requested:
@@ -84,7 +83,7 @@ class ReplyStream:
                 self.shown += tail
                 yield Delta(tail)
         finally:
-            stop_wait.cancel()
+            turn._on_stop = None
             await _close(chunks)
 
 

@@ -28,6 +28,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from play import frames, framing
+from play.frame_queue import FrameQueue, Item
 from play.partial_text import PARTIAL_PREFIX as PARTIAL_PREFIX
 from play.partial_text import clear_partial as clear_partial
 from play.partial_text import load_partial as load_partial
@@ -68,16 +69,16 @@ class RunningTurn:
     text: str = ""
     seq: int = 0
     task: asyncio.Task[None] | None = None
-    stop_requested: asyncio.Event = field(default_factory=asyncio.Event)
+    stop_requested: bool = False  # a flag, not an Event: nothing waits on it, on_stop is called
     on_stop: list[Callable[[], None]] = field(default_factory=list)
 
     def snapshot(self) -> dict[str, Any]:
         return {"message_id": self.message_id, "text": self.text, "seq": self.seq}
 
     def request_stop(self) -> None:
-        if self.stop_requested.is_set():
+        if self.stop_requested:
             return
-        self.stop_requested.set()
+        self.stop_requested = True
         for callback in self.on_stop:
             callback()
 
@@ -88,7 +89,7 @@ class Subscription:
     def __init__(self, session_id: str, channel_name: str | None) -> None:
         self.session_id = session_id
         self.channel_name = channel_name
-        self.queue: asyncio.Queue[tuple[dict[str, Any], str]] = asyncio.Queue()
+        self.queue = FrameQueue()
         self.running: dict[str, Any] | None = None
         self._last_seq: dict[int, int] = {}
         self._quiet_until = 0.0  # loop time before which a delta waits to be merged
@@ -96,7 +97,7 @@ class Subscription:
         self.writer: Callable[[str], bool] | None = None
         self._holding = False  # frames taken from the queue by ``forward`` and not yet sent
 
-    def put(self, item: tuple[dict[str, Any], str]) -> None:
+    def put(self, item: Item) -> None:
         """A frame for this socket: written at once when nothing waits ahead of it.
 
         Otherwise, or when the writer cannot (not daphne, the socket closing), it joins the
@@ -141,8 +142,7 @@ class Subscription:
             if wait > 0:
                 await asyncio.sleep(wait)
             self._quiet_until = loop.time() + FRAME_INTERVAL
-        while not self.queue.empty():
-            items.append(self.queue.get_nowait())
+        items += self.queue.take_all()
         if len(items) == 1:
             return [items[0][1]]
         out: list[tuple[dict[str, Any], str | None]] = []

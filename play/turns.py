@@ -216,7 +216,7 @@ async def _stream_and_save(
     """Stream one generation and commit it; returns the result and the frames still to send."""
     turn = _make_turn(plan)
     running.on_stop.append(turn.stop)
-    if running.stop_requested.is_set():
+    if running.stop_requested:
         turn.stop()
     started = time.monotonic()
     pending: list[dict[str, Any]] = []

@@ -221,8 +221,10 @@ async def test_a_turn_outlives_its_subscribers_and_the_hub_goes_when_idle():
 async def test_stop_reaches_the_running_turn():
     hub_relay = Relay()
     stopped = []
-    running = hub_relay.start("s1", 1, lambda turn: turn.stop_requested.wait())
+    release = asyncio.Event()
+    running = hub_relay.start("s1", 1, lambda turn: release.wait())
     running.on_stop.append(lambda: stopped.append(True))
+    running.on_stop.append(release.set)
     assert await hub_relay.request_stop("s1")
     await running.task
     assert stopped == [True]
