@@ -1,28 +1,30 @@
-"""The queue of one socket's frames, sized for thousands of open sockets per process."""
+"""The queue of one socket's (or one session pump's) frames, sized for thousands per process."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 Item = tuple[dict[str, Any], str]  # a frame and its encoded text
+T = TypeVar("T")
 
 
-class FrameQueue:
+class FrameQueue(Generic[T]):
     """A socket's frames waiting to be sent: a list and, while the socket's task waits, a future.
 
     Every open socket has one, so its size is per-session memory: an ``asyncio.Queue`` is four
     deques (each allocates a 64-slot block) and an ``Event``, about 3 KiB under tracemalloc;
-    this is an empty list until frames queue up. One consumer only (``Subscription.forward``).
+    this is an empty list until frames queue up. One consumer only: a socket's forwarding task
+    (``Subscription.forward``), a session's group pump (``play.relay_fanout.GroupPump``).
     """
 
     __slots__ = ("_items", "_waiter")
 
     def __init__(self) -> None:
-        self._items: list[Item] = []
+        self._items: list[T] = []
         self._waiter: asyncio.Future[None] | None = None
 
-    def put_nowait(self, item: Item) -> None:
+    def put_nowait(self, item: T) -> None:
         self._items.append(item)
         waiter = self._waiter
         if waiter is not None and not waiter.done():
@@ -34,12 +36,12 @@ class FrameQueue:
     def empty(self) -> bool:
         return not self._items
 
-    def get_nowait(self) -> Item:
+    def get_nowait(self) -> T:
         if not self._items:
             raise asyncio.QueueEmpty
         return self._items.pop(0)
 
-    async def get(self) -> Item:
+    async def get(self) -> T:
         """The first frame, waiting for one; a cancelled wait takes nothing off the queue."""
         while not self._items:
             self._waiter = asyncio.get_running_loop().create_future()
@@ -49,6 +51,6 @@ class FrameQueue:
                 self._waiter = None
         return self._items.pop(0)
 
-    def take_all(self) -> list[Item]:
+    def take_all(self) -> list[T]:
         items, self._items = self._items, []
         return items

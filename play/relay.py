@@ -38,11 +38,12 @@ from play.relay_fanout import MAX_MERGED_DELTA_CHARS as MAX_MERGED_DELTA_CHARS
 from play.relay_fanout import PROCESS_ID as PROCESS_ID
 from play.relay_fanout import GroupPump as GroupPump
 from play.relay_fanout import coalesce_deltas as coalesce_deltas
-from play.relay_fanout import control_group_name as control_group_name
 from play.relay_fanout import group_name as group_name
-from play.relay_fanout import group_send_now, listen_for_stop
+from play.relay_fanout import group_send_now
 from play.relay_fanout import mergeable as mergeable
 from play.relay_fanout import remote_listeners as remote_listeners
+from play.stop_listener import StopListener, stop_message
+from play.stop_listener import control_group_name as control_group_name
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ class Subscription:
     def __init__(self, session_id: str, channel_name: str | None) -> None:
         self.session_id = session_id
         self.channel_name = channel_name
-        self.queue = FrameQueue()
+        self.queue: FrameQueue[Item] = FrameQueue()
         self.running: dict[str, Any] | None = None
         self._last_seq: dict[int, int] = {}
         self._quiet_until = 0.0  # loop time before which a delta waits to be merged
@@ -211,6 +212,7 @@ class Relay:
     def __init__(self) -> None:
         self.hubs: dict[str, Hub] = {}
         self._watcher: asyncio.Task[None] | None = None
+        self.stops = StopListener(self._stop_here)
 
     def hub(self, session_id: str) -> Hub:
         hub = self.hubs.get(session_id)
@@ -318,14 +320,16 @@ class Relay:
         return turn
 
     async def _run(self, turn: RunningTurn, runner: Runner) -> None:
-        listener = asyncio.ensure_future(listen_for_stop(turn)) if fanout_enabled() else None
+        listens = fanout_enabled()  # for a stop asked for on another process
+        if listens:
+            self.stops.join(turn.session_id)
         try:
             await runner(turn)
         except Exception:
             log.exception("turn of session %s crashed", turn.session_id)
         finally:
-            if listener is not None:
-                listener.cancel()
+            if listens:
+                self.stops.leave(turn.session_id)
             hub = self.hubs.get(turn.session_id)
             if hub is not None and hub.running is turn:
                 hub.running = None
@@ -345,10 +349,15 @@ class Relay:
             return True
         if fanout_enabled():
             await get_channel_layer().group_send(
-                control_group_name(session_id),
-                {"type": "play.control", "action": "stop", "origin": PROCESS_ID},
+                control_group_name(session_id), stop_message(session_id, PROCESS_ID)
             )
         return False
+
+    def _stop_here(self, session_id: str) -> None:
+        """A stop another process sent: the session's turn, if it still runs here, stops."""
+        turn = self.running(session_id)
+        if turn is not None:
+            turn.request_stop()
 
 
 relay = Relay()

@@ -8,7 +8,6 @@ hubs so each side can be read, and changed, without the other.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -17,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
+from play.frame_queue import FrameQueue
 from play.partial_text import clear_partial, store_partial
 
 if TYPE_CHECKING:
-    from play.relay import Hub, RunningTurn
+    from play.relay import Hub
 
 # The relay's logger, as before the split, so log settings that name it keep working.
 log = logging.getLogger("play.relay")
@@ -34,11 +34,6 @@ MAX_MERGED_DELTA_CHARS = 32_000
 
 def group_name(session_id: str) -> str:
     return f"play.{session_id}"
-
-
-def control_group_name(session_id: str) -> str:
-    """Where a stop asked for on another process goes: only the turn's own listener is in it."""
-    return f"play.ctl.{session_id}"
 
 
 class GroupPump:
@@ -58,8 +53,8 @@ class GroupPump:
         self.group = group_name(session_id)
         self.hub = hub
         self.pending: list[dict[str, Any]] = []
-        self.outbox: asyncio.Queue[tuple[list[dict[str, Any]], dict[str, Any] | None] | None] = (
-            asyncio.Queue()
+        self.outbox: FrameQueue[tuple[list[dict[str, Any]], dict[str, Any] | None] | None] = (
+            FrameQueue()
         )
         self.timer: asyncio.TimerHandle | None = None
         self.sent_messages = 0
@@ -250,19 +245,3 @@ async def group_send_now(session_id: str, batch: list[dict[str, Any]]) -> None:
         await send_elsewhere(get_channel_layer(), group_name(session_id), message)
     except Exception:
         log.exception("could not forward frames of session %s", session_id)
-
-
-async def listen_for_stop(turn: RunningTurn) -> None:
-    """Take a stop asked for on another process (its socket is there, the turn is here)."""
-    layer = get_channel_layer()
-    channel = await layer.new_channel()
-    group = control_group_name(turn.session_id)
-    await layer.group_add(group, channel)
-    try:
-        while True:
-            message = await layer.receive(channel)
-            if message.get("type") == "play.control" and message.get("action") == "stop":
-                turn.request_stop()
-    finally:
-        with contextlib.suppress(Exception):
-            await asyncio.shield(layer.group_discard(group, channel))
