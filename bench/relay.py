@@ -351,10 +351,19 @@ async def run_level(
         wait_port(model_port)
         wait_port(port, daphne)
         origin = f"http://127.0.0.1:{port}"
-        # One warm-up turn, so imports and client pools are in the baseline.
+        # Warm-up turns, so imports and client pools are in the baseline. With several processes
+        # the kernel hands each connection to any of them: 4 at once per process, so that each
+        # has had its first turn (one turn left the other process's first-turn set-up, ~10 MB,
+        # counted as 20 KiB per session at 500).
         warm = asyncio.Event()
         warm.set()
-        await play_one(f"ws://127.0.0.1:{port}/ws/play/{ids[0]}/", cookie, origin, tokens, warm)
+        warm_ids = ids[: 4 * processes] if processes > 1 else ids[:1]
+        await asyncio.gather(
+            *(
+                play_one(f"ws://127.0.0.1:{port}/ws/play/{sid}/", cookie, origin, tokens, warm)
+                for sid in warm_ids
+            )
+        )
         baseline = rss_kib(daphne.pid)
         go = asyncio.Event()
         urls = [f"ws://127.0.0.1:{port}/ws/play/{sid}/" for sid in ids]

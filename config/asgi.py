@@ -12,7 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config import twisted_writes  # noqa: E402
+from config import daphne_queues, twisted_writes  # noqa: E402
 from config.origins import StrictOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from play.socket_writer import KeepServerSend  # noqa: E402
@@ -66,3 +66,4 @@ def _shorten_the_switch_interval() -> None:
 _settle_the_collector()
 _shorten_the_switch_interval()
 twisted_writes.install()
+daphne_queues.install()
