@@ -176,7 +176,8 @@ REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis with lighter receive buffers (config/redis_layer.py).
+            "BACKEND": "config.redis_layer.RedisChannelLayer",
             # redis-py 8 reads with a 5 s socket timeout, the same 5 s channels_redis blocks
             # in BZPOPMIN, so under load the pop's answer lands after the timeout and the
             # consumer dies with 1011; and its pools refuse (not queue) a 101st concurrent

@@ -44,13 +44,36 @@ class FrameQueue(Generic[T]):
     async def get(self) -> T:
         """The first frame, waiting for one; a cancelled wait takes nothing off the queue."""
         while not self._items:
-            self._waiter = asyncio.get_running_loop().create_future()
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
             try:
-                await self._waiter
+                await waiter
             finally:
-                self._waiter = None
+                if self._waiter is waiter:  # a get that replaced this cancelled one keeps its own
+                    self._waiter = None
         return self._items.pop(0)
 
     def take_all(self) -> list[T]:
         items, self._items = self._items, []
         return items
+
+
+class BoundedFrameQueue(FrameQueue[T]):
+    """A ``FrameQueue`` that keeps the newest ``maxsize`` items, as channels_redis' buffer does.
+
+    The per-channel receive buffer of ``config.redis_layer``: a consumer that stopped reading
+    loses its oldest messages instead of growing without end.
+    """
+
+    __slots__ = ("maxsize",)
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__()
+        self.maxsize = maxsize
+
+    def full(self) -> bool:
+        return 0 < self.maxsize <= self.qsize()
+
+    def put_nowait(self, item: T) -> None:
+        if self.full():
+            self.get_nowait()
+        super().put_nowait(item)

@@ -13,8 +13,8 @@ import secrets
 from typing import Any
 
 import redis.asyncio
-from channels_redis.core import RedisChannelLayer
 
+from config.redis_layer import RedisChannelLayer
 from play.relay_fanout import group_name, remote_listeners, send_elsewhere
 
 

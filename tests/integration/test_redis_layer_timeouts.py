@@ -18,9 +18,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from redis.exceptions import TimeoutError as RedisTimeout
+
+from config.redis_layer import RedisChannelLayer
 
 DELAY = 1.5  # what a loaded machine adds to an answer, more or less
 

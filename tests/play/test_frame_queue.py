@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from play.frame_queue import FrameQueue
+from play.frame_queue import BoundedFrameQueue, FrameQueue
 
 
 def item(n: int) -> tuple[dict[str, object], str]:
@@ -58,3 +58,28 @@ async def test_a_frame_put_between_the_wake_and_the_read_is_not_lost():
     queue.put_nowait(item(2))  # the waiter is already done: no second set_result
     assert await waiting == item(1)
     assert await queue.get() == item(2)
+
+
+def test_a_bounded_queue_keeps_the_newest_items():
+    queue = BoundedFrameQueue(3)
+    for n in range(5):
+        queue.put_nowait(item(n))
+    assert queue.full()
+    assert queue.take_all() == [item(2), item(3), item(4)]
+    unbounded = BoundedFrameQueue(0)  # as asyncio.Queue: 0 is no bound
+    for n in range(100):
+        unbounded.put_nowait(item(n))
+    assert unbounded.qsize() == 100 and not unbounded.full()
+
+
+async def test_a_replacing_get_keeps_its_waiter_when_the_cancelled_one_unwinds():
+    queue = FrameQueue()
+    first = asyncio.ensure_future(queue.get())
+    await asyncio.sleep(0)
+    second = asyncio.ensure_future(queue.get())  # channels_redis starts a new get per round
+    await asyncio.sleep(0)
+    first.cancel()  # and cancels the old one, which unwinds after the new one waits
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    queue.put_nowait(item(5))
+    assert await asyncio.wait_for(second, 1) == item(5)
