@@ -81,6 +81,12 @@ _CLOSE_KEEP: Final = {
 _IN_TEXT, _IN_BODY, _IN_TAG = 0, 1, 2
 
 
+# The raw reply is kept as this many pieces at most: a streamed token is a string of its own
+# (~70 bytes for 20 characters), so a 200-token reply kept piece by piece held ~14 KiB per
+# streaming session where one string holds the 4 KiB of its text.
+_JOIN_EVERY: Final = 32
+
+
 class StreamFilter:
     """Filter a streaming reply: ``feed`` each chunk, ``close`` at the end, show what they return.
 
@@ -109,7 +115,10 @@ class StreamFilter:
         if self._closed:
             raise ValueError("StreamFilter is closed")
         if chunk:
-            self._chunks.append(chunk)
+            chunks = self._chunks
+            chunks.append(chunk)
+            if len(chunks) >= _JOIN_EVERY:  # one string, not a string per token, for the raw
+                self._chunks = ["".join(chunks)]
             self._advance(chunk, final=False)
         return self._writer.take()
 

@@ -64,7 +64,11 @@ class GroupPump:
 
     def add(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "delta":
-            self.pending.append(frame)
+            # Merged as they come, not when they go. With no listener elsewhere (the usual
+            # case) deltas wait until the turn ends: kept one by one, a 200-token reply held
+            # 200 frames, ~200 bytes each per streaming session (bench/relay.py); merged, it
+            # holds one frame with the text since the last batch.
+            merge_delta(self.pending, frame)
             if self.listeners:
                 self._arm()
             return
@@ -92,7 +96,7 @@ class GroupPump:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        batch = coalesce_deltas(self.pending)
+        batch = self.pending  # merged as they came (``_hold``)
         self.pending = []
         running = self.hub.running
         # Taken with the batch, so the stored text ends exactly where this batch ends.
@@ -221,13 +225,21 @@ def coalesce_deltas(deltas: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Merge runs of consecutive deltas of one message into single frames."""
     out: list[dict[str, Any]] = []
     for d in deltas:
-        last = out[-1] if out else None
-        if last and mergeable(last, d):
-            last["text"] += d["text"]
-            last["seq"] = d["seq"]
-        else:
-            out.append(dict(d))
+        merge_delta(out, d)
     return out
+
+
+def merge_delta(out: list[dict[str, Any]], delta: dict[str, Any]) -> None:
+    """Append ``delta`` to ``out``, merged into the last frame when it continues it.
+
+    ``out``'s frames are copies, its own to change; ``delta`` is left as it is.
+    """
+    last = out[-1] if out else None
+    if last is not None and mergeable(last, delta):
+        last["text"] += delta["text"]
+        last["seq"] = delta["seq"]
+    else:
+        out.append(dict(delta))
 
 
 def mergeable(last: dict[str, Any], delta: dict[str, Any]) -> bool:

@@ -172,6 +172,17 @@ def test_result_parses_the_whole_reply_with_the_given_state() -> None:
     assert (result.text, result.state["gold"]) == ("Paid.", 6)
 
 
+def test_a_long_reply_is_kept_whole_in_a_few_pieces_not_one_per_token() -> None:
+    """A streamed reply's raw text stays exact while its tokens are joined as they pile up."""
+    tokens = [f"word{i} " for i in range(500)] + ["[gold: +5]"]
+    filt = StreamFilter(WORLD, {"gold": 1})
+    shown = "".join(filt.feed(token) for token in tokens) + filt.close()
+    assert filt.raw == "".join(tokens)
+    assert shown == "".join(tokens[:-1]).rstrip()
+    assert len(filt._chunks) < 32  # bounded, whatever the length of the reply
+    assert filt.result().state["gold"] == 6
+
+
 # --- properties --------------------------------------------------------------------------
 
 DIRECTIVES = [

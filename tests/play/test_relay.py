@@ -137,10 +137,16 @@ async def test_without_remote_listeners_deltas_wait_and_go_out_with_the_turns_en
 ):
     monkeypatch.setattr(relay, "PRESENCE_INTERVAL", 60)  # the watcher stays asleep
     hub_relay, running, listener = await turn_with_a_remote_listener()
+    local = await hub_relay.subscribe("s1", None)
     for i in range(30):
         hub_relay.publish_delta(running, f"t{i} ")
         await asyncio.sleep(0.01)
     assert await drain(listener) == []
+    # Held merged as they came: one frame, however long the reply, not one per token.
+    assert len(hub_relay.hubs["s1"].pump.pending) == 1
+    # The socket here got each delta as it was published; merging changed none of them.
+    seen = [local.queue.get_nowait()[0] for _ in range(30)]
+    assert [(f["text"], f["seq"]) for f in seen] == [(f"t{i} ", i + 1) for i in range(30)]
     hub_relay.publish("s1", frames.message_done({"id": 9, "role": "assistant"}))
     [message] = await drain(listener)
     assert [f["type"] for f in message["frames"]] == ["delta", "message_done"]
