@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.ports import free_port, wait_for_port
+from tests.support.sqlite_template import copy_migrated_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,8 +34,7 @@ def demo_server(tmp: Path, seed: str | list[str], **env_extra: str) -> Iterator[
         **env_extra,
     }
     python = sys.executable
-    for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    copy_migrated_database(tmp, demo=True)
     argv = [seed] if isinstance(seed, str) else seed
     seeded = subprocess.run([python, *argv], cwd=ROOT, env=env, check=True, capture_output=True)
     info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])

@@ -25,6 +25,7 @@ from tests.browser.test_gm_play import ROOT, open_gallery
 from tests.integration.faults import RedisServer, Worker
 from tests.support.model_server import ModelServer, ReceivedRequest, Reply
 from tests.support.ports import free_port, wait_for_port
+from tests.support.sqlite_template import copy_migrated_database
 
 pytestmark = [pytest.mark.timeout(300)]
 
@@ -56,7 +57,7 @@ def server(
     redis = RedisServer()
     try:
         env = site_env(tmp, redis, model)
-        info = seed(env)
+        info = seed(env, tmp)
         worker = Worker(env, "browser-eval")
         try:
             yield from serve(env, tmp, info)
@@ -66,10 +67,9 @@ def server(
         redis.kill()
 
 
-def seed(env: dict[str, str]) -> dict[str, Any]:
+def seed(env: dict[str, str], tmp: Path) -> dict[str, Any]:
     python = sys.executable
-    migrate = [python, "manage.py", "migrate", "--noinput", "-v0"]
-    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
+    copy_migrated_database(tmp)
     script = [python, "tests/browser/seed_evaluations.py"]
     seeded = subprocess.run(script, cwd=ROOT, env=env, check=True, capture_output=True)
     return dict(json.loads(seeded.stdout.decode().strip().splitlines()[-1]))

@@ -18,6 +18,7 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, shot
 from tests.support.ports import free_port, wait_for_port
+from tests.support.sqlite_template import copy_migrated_database
 
 ROOT = Path(__file__).resolve().parents[2]
 COUNT = 600
@@ -41,9 +42,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         "PYTHONPATH": str(ROOT),
     }
     python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    copy_migrated_database(tmp)
     seeded = subprocess.run(
         [python, "tests/browser/seed_long.py", str(COUNT)],
         cwd=ROOT,

@@ -20,6 +20,7 @@ import pytest
 
 from tests.support.model_server import ModelServer, Reply
 from tests.support.ports import free_port, wait_for_port
+from tests.support.sqlite_template import copy_migrated_database
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -72,9 +73,7 @@ def server(
         "PYTHONPATH": str(ROOT),
     }
     python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    copy_migrated_database(tmp)
     seeded = subprocess.run(
         [python, "tests/browser/seed.py"], cwd=ROOT, env=env, check=True, capture_output=True
     )

@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from tests.support.ports import free_port, wait_for_port
+from tests.support.sqlite_template import copy_migrated_database
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -238,7 +239,7 @@ def server(
         lines = done.stdout.decode().strip().splitlines()
         return json.loads(lines[-1]) if lines else None
 
-    run("manage.py", "migrate", "--noinput", "-v0")
+    copy_migrated_database(tmp)
     info: dict[str, Any] = run("tests/browser/seed.py")
     world = json.dumps(hostile_world(listener.url)).encode()
     info["hostile"] = run("tests/browser/seed_world.py", PERSONA, stdin=world)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.ports import free_port, wait_for_port
+from tests.support.sqlite_template import copy_migrated_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +44,7 @@ def conformance_server(tmp: Path, **env_extra: str) -> Iterator[dict[str, Any]]:
         lines = done.stdout.decode().strip().splitlines()
         return json.loads(lines[-1]) if lines else None
 
-    run("manage.py", "migrate", "--noinput", "-v0")
+    copy_migrated_database(tmp)
     info: dict[str, Any] = run("tests/browser/seed.py")
     info.update(run("tests/browser/seed_ui_api.py"))
     info["db"] = tmp / "db.sqlite3"
