@@ -9,22 +9,19 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config import daphne_queues, twisted_writes  # noqa: E402
-from config.origins import StrictOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from play.socket_writer import KeepServerSend  # noqa: E402
+from config.socket_gate import SocketGate  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Origin must be the page's own scheme, host and port (see config/origins.py).
-        # The server's own send is kept for the turn's frames (play/socket_writer.py).
-        "websocket": KeepServerSend(
-            StrictOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-        ),
+        # Origin must be the page's own scheme, host and port (see config/origins.py); the
+        # server's own send is kept for the turn's frames (play/socket_writer.py); then the
+        # cookies, session and user, all in one layer (config/socket_gate.py).
+        "websocket": SocketGate(URLRouter(websocket_urlpatterns)),
     }
 )
 

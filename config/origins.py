@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
-from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
@@ -75,15 +74,3 @@ def origin_allowed(scope: dict[str, Any]) -> bool:
     if origin is None or not domain or not validate_host(domain, _allowed_hosts()):
         return False
     return origin == _parse(f"{_request_scheme(scope, headers)}://{host}") or _trusted(raw_origin)
-
-
-class StrictOriginValidator:
-    """ASGI middleware: refuse (close before accept, an HTTP 403) a socket from another origin."""
-
-    def __init__(self, application: Any) -> None:
-        self.application = application
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if scope["type"] == "websocket" and not origin_allowed(scope):
-            return await WebsocketDenier()(scope, receive, send)
-        return await self.application(scope, receive, send)

@@ -17,23 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 Writer = Callable[[str], bool]
-SEND_KEY = "fabula.send"  # the server's own ``send`` in a websocket's scope
-
-
-class KeepServerSend:
-    """ASGI middleware, outermost: keeps the server's ``send`` in the websocket scope.
-
-    Middlewares further in wrap ``send`` (the session one does), and the writer needs the
-    socket daphne bound into its own.
-    """
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if scope.get("type") == "websocket":
-            scope = {**scope, SEND_KEY: send}
-        return await self.app(scope, receive, send)
+SEND_KEY = "fabula.send"  # the server's own ``send`` in a websocket's scope (SocketGate)
 
 
 def writer_for(scope: dict[str, Any]) -> Writer | None:

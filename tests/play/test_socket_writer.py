@@ -13,7 +13,7 @@ from twisted.internet.testing import StringTransport
 
 from play import frames, relay
 from play.relay import Relay
-from play.socket_writer import SEND_KEY, KeepServerSend, frame_header, writer_for
+from play.socket_writer import SEND_KEY, frame_header, writer_for
 
 
 def daphne_socket(**options: Any) -> tuple[Server, Any, StringTransport]:
@@ -82,21 +82,6 @@ def test_no_writer_without_daphne():
     assert writer_for({"type": "websocket"}) is None
     assert writer_for({"type": "websocket", SEND_KEY: other_server_send}) is None
     assert writer_for({"type": "websocket", SEND_KEY: functools.partial(print, 1)}) is None
-
-
-async def test_the_middleware_keeps_the_send_of_websockets_only():
-    seen: list[dict[str, Any]] = []
-
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        seen.append(scope)
-
-    async def send(message: dict[str, Any]) -> None:
-        return None
-
-    await KeepServerSend(app)({"type": "websocket"}, None, send)
-    await KeepServerSend(app)({"type": "http"}, None, send)
-    assert seen[0][SEND_KEY] is send
-    assert SEND_KEY not in seen[1]
 
 
 # --- when the relay writes at once, and when it queues -------------------------------------
