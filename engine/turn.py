@@ -72,6 +72,8 @@ from engine.turn_pipeline import greeting_entry as greeting_entry
 from engine.world import WorldDefinition
 
 Clock = Callable[[], datetime]
+# The turn's dice: a Random, or a function making one (seeded) when the prompt needs it.
+Dice = random.Random | Callable[[], random.Random]
 ActionKind = Literal["message", "continue", "regenerate", "action", "start"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("message", "continue", "regenerate", "action", "start")
 
@@ -101,7 +103,7 @@ class Turn:
         *,
         persona: Persona | None = None,
         clock: Clock,
-        rng: random.Random,
+        rng: Dice,
         model: str = "",
         apply_on_stop: bool = False,
         seed: int | None = None,
@@ -117,7 +119,7 @@ class Turn:
         self.provider = provider
         self.persona = persona
         self.clock = clock
-        self.rng = rng
+        self._dice = rng
         self.model = model
         self.apply_on_stop = apply_on_stop
         self.seed = seed
@@ -129,6 +131,13 @@ class Turn:
         # Called by ``stop()`` while a reply streams (engine.turn_stream): a callback, not an
         # Event waited on by a task, which cost every streaming turn a task and its frames.
         self._on_stop: Callable[[], None] | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The turn's dice. Given as a function, each use makes them afresh: a turn uses them
+        once, for its prompt (or its greeting), so a turn whose reply streams for seconds does
+        not keep 2.5 KiB of Mersenne state alive meanwhile (the play app gives a function)."""
+        return self._dice if isinstance(self._dice, random.Random) else self._dice()
 
     def stop(self) -> None:
         """End the stream early: the result keeps the text so far (see ``apply_on_stop``)."""

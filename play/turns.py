@@ -17,6 +17,7 @@ says nothing: whoever took it over already told every socket.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import time
@@ -299,7 +300,7 @@ def _make_turn(plan: TurnPlan) -> Turn:
         provider,
         persona=plan.persona,
         clock=lambda: now,
-        rng=random.Random(seed),
+        rng=functools.partial(random.Random, seed),  # made when the prompt rolls dice
         model=plan.model,
         apply_on_stop=plan.apply_on_stop,
         seed=plan.dice_seed,

@@ -505,6 +505,34 @@ async def test_a_different_rng_can_change_random_macros() -> None:
     assert len(omens) == 2
 
 
+async def test_dice_given_as_a_function_roll_as_the_random_it_makes() -> None:
+    """The play app hands the turn a function, so a streaming turn holds no Mersenne state."""
+    made: list[random.Random] = []
+
+    def dice(seed: int) -> random.Random:
+        made.append(random.Random(seed))
+        return made[-1]
+
+    async def prompt(rng: Any) -> list[str]:
+        w = world()
+        turn = Turn(
+            w,
+            SessionState.initial(w),
+            [],
+            PlayerAction("message", "hi"),
+            ScriptedProvider(["ok"]),
+            clock=FakeClock(),
+            rng=rng,
+        )
+        result = await turn.run()
+        assert result.prompt is not None
+        return [m.content for m in result.prompt.messages]
+
+    for seed in range(6):
+        assert await prompt(lambda seed=seed: dice(seed)) == await prompt(random.Random(seed))
+    assert len(made) == 6  # made once per turn, when the prompt rolled
+
+
 # --- kinds --------------------------------------------------------------------------------------
 
 
