@@ -56,7 +56,7 @@ from engine.llm.base import (
     status_error,
 )
 from engine.llm.pricing import PriceTable
-from engine.llm.sdk import SDKProvider
+from engine.llm.sdk import SDKProvider, release_sent_request
 from engine.llm.tools import (
     EPHEMERAL,
     AnthropicToolUse,
@@ -68,6 +68,8 @@ from engine.session import Message
 
 if TYPE_CHECKING:
     import httpx2
+    from anthropic import AsyncStream
+    from anthropic.types import RawMessageStreamEvent
 
 START_TURN = "[Start]"
 CONTINUE_TURN = "[Continue]"
@@ -146,6 +148,22 @@ class AnthropicProvider(SDKProvider[anthropic.AsyncAnthropic]):
 
     async def _attempt(self, request: ChatRequest) -> AsyncGenerator[Chunk, None]:
         model = request.model or self.model
+        stream = await self._send(request, model)
+        release_sent_request(stream)
+        reader = _EventReader()
+        try:
+            async for event in stream:
+                chunk = reader.read(event)
+                if chunk is not None:
+                    yield chunk
+        finally:
+            await stream.close()
+        reader.usage.cost = self.prices.cost(reader.usage, model)
+        yield Chunk(usage=reader.usage, finish_reason=reader.finish_reason)
+
+    async def _send(self, request: ChatRequest, model: str) -> AsyncStream[RawMessageStreamEvent]:
+        """The streaming request, sent. Its body is built here, not in ``_attempt``, whose frame
+        lives as long as the reply streams (``release_sent_request`` says why)."""
         system, messages = to_anthropic(request.messages, request.breakpoint, request.cache_tail)
         stream = await self.client.messages.create(
             model=model,
@@ -157,16 +175,7 @@ class AnthropicProvider(SDKProvider[anthropic.AsyncAnthropic]):
             extra_body=sampling(request) or None,
             **_tool_options(request),
         )
-        reader = _EventReader()
-        try:
-            async for event in stream:
-                chunk = reader.read(event)
-                if chunk is not None:
-                    yield chunk
-        finally:
-            await stream.close()
-        reader.usage.cost = self.prices.cost(reader.usage, model)
-        yield Chunk(usage=reader.usage, finish_reason=reader.finish_reason)
+        return cast("AsyncStream[RawMessageStreamEvent]", stream)  # the tool options' ** hide it
 
 
 class _EventReader:
