@@ -21,7 +21,7 @@ from engine.prompt import PromptResult, assemble_prompt
 from engine.reactions import record_audio
 from engine.rules import expire_directives, run_rules
 from engine.session import Message, SessionState
-from engine.state import Change, Skipped, copy_value
+from engine.state import Change, Skipped
 from engine.tokens import estimate_tokens
 from engine.turn_events import (
     AudioEvent,
@@ -53,7 +53,8 @@ class TurnRun:
         self.reply_audio: list[AudioCue] = []
         self.parse_skipped: list[Skipped] = []
         self.user_text: str | None = None
-        self._values_before: dict[str, Any] = copy_value(self.state.values)
+        # The turn works on the clone, so the input's values stay as they were: no third copy.
+        self._values_before: dict[str, Any] = turn.input_state.values
         self.result: TurnResult | None = None
 
     # --- kinds -------------------------------------------------------------------------
