@@ -238,6 +238,9 @@ class ShardedPool:
             self._open[shard] -= 1
             raise
         response.stream = _Counted(response.stream, self._open, shard)
+        # Sent: its reply streams for seconds, and the request's headers (~1 KiB) are not read
+        # again (engine.llm.sdk.release_sent_request drops the rest of what it holds).
+        request.headers = []
         return response
 
     async def aclose(self) -> None:

@@ -8,7 +8,7 @@ streamed as Chunks) and ``classify_error`` (SDK exception → ProviderError).
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, MutableMapping
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.llm.base import ChatRequest, Chunk, ProviderError, RetryPolicy, stream_with_retries
@@ -64,13 +64,13 @@ def release_sent_request(response: object) -> None:
     """Let go of the SDK's copies of a request that has been sent, before its reply streams.
 
     An SDK response keeps the request it came from for as long as it streams: the encoded body
-    (on the httpx request, in a byte stream that httpcore's request shares) and a deep copy of
-    the parameters, a dict per message. Nothing reads them again (a retry builds a new request),
-    yet a streaming session held them for the whole reply: a prompt of 16k tokens is ~64 KiB of
-    body, per session (with a 7 KB prompt of 21 messages, 52.6 -> 40.0 KiB per stream). These
-    are private attributes of the versions it was written for (openai 3.60, anthropic 2.17,
-    httpx2 2.16): anything else is left as it is, and tests/engine/test_llm_sdk_release.py
-    fails when an upgrade moves them.
+    (on the httpx request, in a byte stream that httpcore's request shares), its headers and a
+    deep copy of the parameters, a dict per message. Nothing reads them again (a retry builds
+    a new request), yet a streaming session held them for the whole reply: a prompt of 16k
+    tokens is ~64 KiB of body, per session (a 7 KB prompt of 21 messages: 52.6 -> 38.0 KiB
+    per stream, server included). These are private attributes of the versions it was written
+    for (openai 3.60, anthropic 2.17, httpx2 2.16): anything else is left as it is, and
+    tests/engine/test_llm_sdk_release.py fails when an upgrade moves them.
     """
     http: Any = getattr(response, "http_response", None) or getattr(response, "response", None)
     request: Any = getattr(http, "_request", None)  # the property raises when there is none
@@ -79,6 +79,9 @@ def release_sent_request(response: object) -> None:
         body._stream = b""
     if isinstance(getattr(request, "_content", None), bytes):
         request._content = b""
+    headers: Any = getattr(request, "headers", None)
+    if isinstance(headers, MutableMapping):  # ~2.6 KiB: the SDK sends some twenty headers
+        headers.clear()
     options: Any = getattr(response, "_options", None)
     for field in ("json_data", "extra_json"):  # the parameters, and the body sent as extra_body
         if isinstance(getattr(options, field, None), dict):

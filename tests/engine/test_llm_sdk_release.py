@@ -61,6 +61,7 @@ async def test_the_body_is_let_go_once_sent_while_the_reply_streams(server, kind
     (request,) = sent
     assert first.text  # mid-reply
     assert request.content == b""
+    assert not request.headers  # the API key with them
     assert b"".join([part async for part in request.stream]) == b""
     assert not [options for options in sent_options() if PLANTED in repr(vars(options))]
 

@@ -181,3 +181,25 @@ async def test_concurrent_streams_spread_over_the_shards_and_come_back(http_serv
         assert sum(pool._open) == 0
     finally:
         await client.aclose()
+
+
+async def test_a_sent_request_keeps_no_headers_while_its_reply_streams(http_server: int) -> None:
+    """The API key among them: a reply streams for seconds, its request was sent at the start."""
+    client = netstream.site_client(timeout=5)
+    sent: list[httpcore2.Request] = []
+    pool = client._transport._pool  # type: ignore[attr-defined]
+    handle = pool.handle_async_request
+
+    async def recording(request: httpcore2.Request) -> httpcore2.Response:
+        sent.append(request)
+        return await handle(request)
+
+    pool.handle_async_request = recording
+    url = f"http://127.0.0.1:{http_server}/v1/models"
+    try:
+        headers = {"authorization": "Bearer sk-secret"}
+        async with client.stream("GET", url, headers=headers) as response:
+            assert sent[0].headers == []
+            assert await response.aread() == b"hello world"
+    finally:
+        await client.aclose()
