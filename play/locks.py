@@ -13,8 +13,10 @@ session is its claim in the database (play.recovery), which a commit checks.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
+import time
 import weakref
 from typing import Any, Protocol
 
@@ -115,62 +117,114 @@ class LocalLocks:
 
 
 class RedisLease:
-    def __init__(self, client: Any, key: str, token: str, ttl_ms: int) -> None:
+    def __init__(self, renewals: Renewals, key: str, token: str, ttl_ms: int) -> None:
         self.key = key
         self.token = token
-        self._client = client
-        self._ttl_ms = ttl_ms
+        self.ttl_ms = ttl_ms
+        self._renewals = renewals
         self._lost = False
         self._released = False
-        self._renewer = asyncio.ensure_future(self._renew_forever())
+        renewals.add(self)
 
     @property
     def lost(self) -> bool:
         return self._lost
 
-    async def _renew_forever(self) -> None:
-        while not self._released:
-            await asyncio.sleep(self._ttl_ms / 3000)
-            try:
-                # After a Redis restart the key is gone: take it back unless someone else has.
-                kept = await self._client.eval(_RETAKE, 1, self.key, self.token, self._ttl_ms)
-            except Exception:  # a Redis blip: try again next period, the TTL still covers us
-                if self._released:
-                    return  # the cancel of ``release``, turned into an error by the client
-                log.warning("could not renew lock %s", self.key, exc_info=True)
-                continue
-            if not kept:
-                self._lost = True
-                log.error("lost lock %s (expired or taken over)", self.key)
-                return
-
     async def release(self) -> None:
-        """Free the lock; never waits long, since a turn's last frames go out after it.
-
-        The renewer is cancelled but not awaited to its end: redis-py turns a cancel that lands
-        while a command waits for a pooled connection into a ``ConnectionError``, which a
-        renewer that retries on errors would swallow and loop on, and the turn would never send
-        ``message_done`` (bench/relay.py at 500 sessions: 1-3% of them; tests/play/test_locks.py).
-        """
+        """Free the lock; never waits long, since a turn's last frames go out after it."""
         self._released = True
-        renewer = self._renewer
-        renewer.cancel()
-        # A lease taken in another event loop (async_to_sync in a sync caller) has its renewer
+        renewals = self._renewals
+        renewals.discard(self)
+        # A lease taken in another event loop (async_to_sync in a sync caller) is renewed
         # there: that loop may be closed already, and nothing of it can be awaited here.
-        if renewer.get_loop() is asyncio.get_running_loop():
-            await asyncio.wait([renewer], timeout=RELEASE_SECONDS)
+        if renewals.loop is asyncio.get_running_loop():
+            await renewals.settled(self)  # a renewal in flight would take the key back
         try:
             await asyncio.wait_for(
-                self._client.eval(_RELEASE, 1, self.key, self.token), RELEASE_SECONDS
+                renewals.client.eval(_RELEASE, 1, self.key, self.token), RELEASE_SECONDS
             )
         except Exception:
             log.warning("could not release lock %s; it expires by itself", self.key, exc_info=True)
+
+
+class Renewals:
+    """Every Redis lease of one event loop, renewed by one task in one round trip per period.
+
+    A task per lease cost each streaming turn a task, its coroutine and a timer every period,
+    and 500 streaming turns sent 500 EVALs every 4 s. One task sends those that are due (a
+    third of their TTL after the last renewal) in one pipeline, and ends when none is left.
+    Nothing here is ever cancelled by a release: redis-py turns a cancel that lands while a
+    command waits for a pooled connection into a ``ConnectionError``, which once left a turn
+    without ``message_done`` (bench/relay.py at 500 sessions). A release waits for a renewal of
+    its lease in flight instead, so that the renewal cannot take the key back after it.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.loop = asyncio.get_running_loop()
+        self.due: dict[RedisLease, float] = {}  # lease -> when its next renewal is due
+        self.flying: frozenset[RedisLease] = frozenset()
+        self.flight: asyncio.Future[None] | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def add(self, lease: RedisLease) -> None:
+        self.due[lease] = time.monotonic() + lease.ttl_ms / 3000
+        if self._task is None or self._task.done():
+            self._task = self.loop.create_task(self._run())
+        else:
+            self._wake.set()  # it may be due before the task's next wake-up
+
+    def discard(self, lease: RedisLease) -> None:
+        self.due.pop(lease, None)
+
+    async def settled(self, lease: RedisLease) -> None:
+        flight = self.flight
+        if flight is not None and not flight.done() and lease in self.flying:
+            await asyncio.wait([flight], timeout=RELEASE_SECONDS)
+
+    async def _run(self) -> None:
+        while self.due:
+            now = time.monotonic()
+            wait = min(self.due.values(), default=now) - now
+            if wait > 0:
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), wait)
+                continue
+            await self._renew([lease for lease, at in list(self.due.items()) if at <= now])
+
+    async def _renew(self, leases: list[RedisLease]) -> None:
+        for lease in leases:  # next period, whatever happens to this one: the TTL covers a blip
+            self.due[lease] = time.monotonic() + lease.ttl_ms / 3000
+        self.flying, self.flight = frozenset(leases), self.loop.create_future()
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            for lease in leases:
+                # After a Redis restart the key is gone: take it back unless someone else has.
+                pipe.eval(_RETAKE, 1, lease.key, lease.token, lease.ttl_ms)
+            kept = await pipe.execute(raise_on_error=False)
+        except Exception:
+            log.warning("could not renew %d locks", len(leases), exc_info=True)
+            return
+        finally:
+            self.flight.set_result(None)
+        for lease, result in zip(leases, kept, strict=True):
+            if isinstance(result, Exception):
+                log.warning("could not renew lock %s: %s", lease.key, result)
+            elif not result and lease in self.due:  # not released meanwhile
+                lease._lost = True
+                self.discard(lease)
+                log.error("lost lock %s (expired or taken over)", lease.key)
 
 
 class RedisLocks:
     def __init__(self, url: str) -> None:
         self.url = url
         self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._renewals: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Renewals] = (
             weakref.WeakKeyDictionary()
         )
 
@@ -194,7 +248,14 @@ class RedisLocks:
         ttl = lock_ttl_ms()
         if not await self.client().set(key, token, nx=True, px=ttl):
             return None
-        return RedisLease(self.client(), key, token, ttl)
+        return RedisLease(self.renewals(), key, token, ttl)
+
+    def renewals(self) -> Renewals:
+        """The renewals of the running event loop's leases."""
+        loop = asyncio.get_running_loop()
+        if loop not in self._renewals:
+            self._renewals[loop] = Renewals(self.client())
+        return self._renewals[loop]
 
     async def is_held(self, name: str) -> bool:
         return bool(await self.client().exists(KEY_PREFIX + name))

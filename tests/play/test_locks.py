@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from play.locks import LocalLocks, RedisLease, lock_backend
+from play.locks import LocalLocks, RedisLease, Renewals, lock_backend
 
 
 async def test_a_held_lock_is_busy_until_released():
@@ -47,32 +47,73 @@ async def test_a_dead_holders_lock_is_freed_only_with_its_own_token():
     assert not await locks.is_held("s1")
 
 
-class PoolSwallowingCancels:
-    """A Redis client whose renew waits for a pooled connection, and which turns a cancel of
-    that wait into a ``ConnectionError`` (what redis-py's blocking pool can do under load)."""
+class Pipelines:
+    """A Redis client whose renewals go in pipelines, each held until the test lets it go."""
 
-    def __init__(self) -> None:
-        self.renewing = asyncio.Event()
+    def __init__(self, kept: int = 1) -> None:
+        self.kept = kept
+        self.batches: list[list[str]] = []  # the tokens of each renewal pipeline
         self.released: list[str] = []
+        self.events: list[str] = []
+        self.sent = asyncio.Event()
+        self.answer = asyncio.Event()
 
-    async def eval(self, script: str, keys: int, key: str, token: str, *args: Any) -> int:
-        if args:  # the renew: waits for a connection that never frees up
-            self.renewing.set()
-            try:
-                await asyncio.sleep(3600)
-            except asyncio.CancelledError:
-                raise ConnectionError("No connection available.") from None
+    def pipeline(self, transaction: bool) -> Any:
+        client, tokens = self, []
+
+        class Pipe:
+            def eval(self, script: str, keys: int, key: str, token: str, ttl: int) -> None:
+                tokens.append(token)
+
+            async def execute(self, raise_on_error: bool) -> list[Any]:
+                client.batches.append(tokens)
+                client.sent.set()
+                await client.answer.wait()
+                client.events += [f"renewed {token}" for token in tokens]
+                return [client.kept] * len(tokens)
+
+        return Pipe()
+
+    async def eval(self, script: str, keys: int, key: str, token: str) -> int:
         self.released.append(token)
+        self.events.append(f"released {token}")
         return 1
 
 
-async def test_a_release_ends_even_when_the_client_swallows_the_renewers_cancel():
-    client = PoolSwallowingCancels()
-    lease = RedisLease(client, "fabula:lock:s1", "token-1", ttl_ms=30)
-    await asyncio.wait_for(client.renewing.wait(), 5)  # the renewer is mid-command
+async def test_the_leases_of_a_loop_are_renewed_together_in_one_round_trip():
+    client = Pipelines()
+    client.answer.set()
+    renewals = Renewals(client)
+    leases = [RedisLease(renewals, f"k{n}", f"t{n}", ttl_ms=60) for n in range(3)]
+    await asyncio.wait_for(client.sent.wait(), 5)
+    assert client.batches[0] == ["t0", "t1", "t2"]
+    await asyncio.sleep(0.1)  # a few periods of 20 ms
+    assert all(batch == ["t0", "t1", "t2"] for batch in client.batches)
+    assert 2 <= len(client.batches) <= 8
+    for lease in leases:
+        await lease.release()
+    await asyncio.sleep(0.05)
+    assert renewals._task is not None and renewals._task.done()  # nothing left to renew
 
-    await asyncio.wait_for(lease.release(), 10)
 
-    assert client.released == ["token-1"]
-    await asyncio.sleep(0.05)  # a renewer that loops on would be renewing again by now
-    assert lease._renewer.done()
+async def test_a_release_waits_for_its_renewal_in_flight_then_frees_the_key():
+    client = Pipelines()
+    lease = RedisLease(Renewals(client), "k", "t", ttl_ms=30)
+    await asyncio.wait_for(client.sent.wait(), 5)  # the renewal is mid-command
+    release = asyncio.ensure_future(lease.release())
+    await asyncio.sleep(0.05)
+    assert not release.done()
+    client.answer.set()
+    await asyncio.wait_for(release, 5)
+    assert client.events == ["renewed t", "released t"]  # the key is not taken back after
+
+
+async def test_a_renewal_that_finds_the_key_taken_marks_the_lease_lost():
+    client = Pipelines(kept=0)
+    client.answer.set()
+    lease = RedisLease(Renewals(client), "k", "t", ttl_ms=30)
+    await asyncio.wait_for(client.sent.wait(), 5)
+    await asyncio.sleep(0.01)
+    assert lease.lost
+    await asyncio.sleep(0.05)
+    assert len(client.batches) == 1  # a lost lease is not renewed again
