@@ -486,22 +486,25 @@ async def test_the_same_clock_and_rng_give_the_same_turn() -> None:
     assert "Omen: owl." in first[1][0] or "Omen: crow." in first[1][0]
 
 
+async def prompt_rolled_with(rng: Any) -> list[str]:
+    """The prompt of a plain turn whose dice are ``rng`` (the world has a random omen)."""
+    w = world()
+    turn = Turn(
+        w,
+        SessionState.initial(w),
+        [],
+        PlayerAction("message", "hi"),
+        ScriptedProvider(["ok"]),
+        clock=FakeClock(),
+        rng=rng,
+    )
+    result = await turn.run()
+    assert result.prompt is not None
+    return [m.content for m in result.prompt.messages]
+
+
 async def test_a_different_rng_can_change_random_macros() -> None:
-    omens = set()
-    for seed in range(12):
-        w = world()
-        turn = Turn(
-            w,
-            SessionState.initial(w),
-            [],
-            PlayerAction("message", "hi"),
-            ScriptedProvider(["ok"]),
-            clock=FakeClock(),
-            rng=random.Random(seed),
-        )
-        result = await turn.run()
-        assert result.prompt is not None
-        omens.add(result.prompt.messages[0].content)
+    omens = {(await prompt_rolled_with(random.Random(seed)))[0] for seed in range(12)}
     assert len(omens) == 2
 
 
@@ -513,23 +516,9 @@ async def test_dice_given_as_a_function_roll_as_the_random_it_makes() -> None:
         made.append(random.Random(seed))
         return made[-1]
 
-    async def prompt(rng: Any) -> list[str]:
-        w = world()
-        turn = Turn(
-            w,
-            SessionState.initial(w),
-            [],
-            PlayerAction("message", "hi"),
-            ScriptedProvider(["ok"]),
-            clock=FakeClock(),
-            rng=rng,
-        )
-        result = await turn.run()
-        assert result.prompt is not None
-        return [m.content for m in result.prompt.messages]
-
     for seed in range(6):
-        assert await prompt(lambda seed=seed: dice(seed)) == await prompt(random.Random(seed))
+        by_function = await prompt_rolled_with(lambda seed=seed: dice(seed))
+        assert by_function == await prompt_rolled_with(random.Random(seed))
     assert len(made) == 6  # made once per turn, when the prompt rolled
 
 
