@@ -15,7 +15,6 @@ from importlib import import_module
 from typing import Any
 
 from channels.auth import get_user
-from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http import parse_cookie
 
@@ -40,7 +39,7 @@ class SocketGate:
         if scope["type"] != "websocket":
             return await self.inner(scope, receive, send)
         if not origin_allowed(scope):
-            return await WebsocketDenier()(scope, receive, send)
+            return await _refuse(receive, send)
         cookies = _cookies(scope)
         scope = {
             **scope,
@@ -50,6 +49,17 @@ class SocketGate:
         }
         scope["user"] = await get_user(scope)
         return await self.inner(scope, receive, send)
+
+
+async def _refuse(receive: Any, send: Any) -> None:
+    """Close before accept, which the server answers with an HTTP 403.
+
+    Channels' ``WebsocketDenier`` does the same as a consumer, and a consumer first opens a
+    channel on the channel layer: a Redis round trip, and a Redis read to cancel, for every
+    refused socket, which is the one socket an attacker can open by the thousand.
+    """
+    if (await receive())["type"] == "websocket.connect":
+        await send({"type": "websocket.close"})
 
 
 def _cookies(scope: dict[str, Any]) -> dict[str, str]:

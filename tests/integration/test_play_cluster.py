@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from play.locks import KEY_PREFIX, RedisLocks
 from play.models import Message, Session
@@ -76,6 +78,23 @@ def reply_row(message_id: int) -> Message:
 def session_values(session: Session) -> dict[str, Any]:
     session.refresh_from_db()
     return dict(session.state["values"])
+
+
+async def test_sockets_from_another_origin_get_a_403_and_the_server_serves_on(model_server):
+    """Refused before any consumer exists, so no channel-layer work per refused socket."""
+    cookie, session = await player_and_session()
+    with daphnes(1, **provider_env(model_server)) as (server,):
+        for _ in range(50):
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(
+                    server.url(session.pk),
+                    additional_headers={"Cookie": cookie, "Origin": "http://evil.example"},
+                    open_timeout=10,
+                )
+            assert refused.value.response.status_code == 403
+        sock, history = await open_socket(server, session.pk, cookie)
+        assert history["type"] == "history"
+        await sock.close()
 
 
 async def test_one_turn_at_a_time_across_processes(model_server):
