@@ -192,6 +192,24 @@ def family(pid: int) -> list[int]:
     return [pid, *found]
 
 
+async def snapshot_allocations(pid: int) -> None:
+    """With ``BENCH_TRACEMALLOC``, each daphne dumps a snapshot (bench/tracemalloc_hook)."""
+    if not os.environ.get("BENCH_TRACEMALLOC"):
+        return
+    folder = Path(os.environ["BENCH_TRACEMALLOC"])
+    before = len(list(folder.glob("*.snap")))
+    members = family(pid)
+    for member in members:
+        with contextlib.suppress(OSError):
+            os.kill(member, signal.SIGUSR2)
+    # The dumps take seconds with every allocation traced and stop each process meanwhile:
+    # wait them out, so no socket's handshake times out on a process that is dumping.
+    deadline = time.monotonic() + 120
+    while len(list(folder.glob("*.snap"))) < before + len(members) and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(2)
+
+
 def cpu_seconds(pid: int) -> float:
     total = 0.0
     for member in family(pid):
@@ -342,6 +360,10 @@ async def run_level(
     if os.environ.get("BENCH_PYSPY"):  # py-spy (pip install py-spy) samples daphne into a file
         spy = [str(VENV_BIN / "py-spy"), "record", "-r", "200", "-f", "raw", "--gil"]
         command = [*spy, "--subprocesses", "-o", os.environ["BENCH_PYSPY"], "--", *command]
+    if os.environ.get("BENCH_TRACEMALLOC"):  # snapshots at each measurement (tracemalloc_diff.py)
+        hook = str(ROOT / "bench" / "tracemalloc_hook")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [hook, env.get("PYTHONPATH")]))
+        env["PYTHONTRACEMALLOC"] = os.environ.get("BENCH_TRACEMALLOC_FRAMES", "12")
     log_path = Path(tempfile.gettempdir()) / f"bench-daphne-{port}.log"
     daphne_log = log_path.open("w")
     daphne = subprocess.Popen(
@@ -365,6 +387,7 @@ async def run_level(
             )
         )
         baseline = rss_kib(daphne.pid)
+        await snapshot_allocations(daphne.pid)
         go = asyncio.Event()
         urls = [f"ws://127.0.0.1:{port}/ws/play/{sid}/" for sid in ids]
         tasks = [
@@ -373,6 +396,7 @@ async def run_level(
         ]
         await asyncio.sleep(min(10.0, 1 + sessions / 100))  # let every socket connect
         peak = idle = rss_kib(daphne.pid)
+        await snapshot_allocations(daphne.pid)
         started = time.monotonic()
         cpu_before = cpu_seconds(daphne.pid)
         model_before = cpu_seconds(model.pid or 0)
@@ -381,6 +405,7 @@ async def run_level(
         budget = tokens / rate + ramp + 60
         done, pending = await asyncio.wait(tasks, timeout=tokens / rate / 2)  # mid-reply
         streaming = rss_kib(daphne.pid)
+        await snapshot_allocations(daphne.pid)
         done, pending = await asyncio.wait(tasks, timeout=budget)
         peak = max(peak, rss_kib(daphne.pid))
         cpu = cpu_seconds(daphne.pid) - cpu_before

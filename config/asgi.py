@@ -11,7 +11,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config import daphne_queues, twisted_writes  # noqa: E402
+from config import daphne_queues, httpcore_sync, twisted_writes  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socket_gate import SocketGate  # noqa: E402
 
@@ -64,3 +64,4 @@ _settle_the_collector()
 _shorten_the_switch_interval()
 twisted_writes.install()
 daphne_queues.install()
+httpcore_sync.install()
