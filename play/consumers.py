@@ -35,7 +35,6 @@ CLOSE_SIGNED_OUT = 4401  # the user logged out, or this socket's Django session 
 
 class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     joined: handlers.Joined | None = None
-    forwarder: asyncio.Task[None] | None = None
     signout_groups: tuple[str, ...] = ()
     seat_group = ""
     language = "en"
@@ -64,7 +63,7 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.send(text_data=text)
         # From here on a frame with nothing queued ahead of it goes straight to the socket.
         self.joined.subscription.writer = writer_for(self.scope)
-        self.forwarder = asyncio.ensure_future(self.joined.subscription.forward(self._send_text))
+        self.joined.subscription.start(self._send_text)
         key = getattr(session, "session_key", None)
         self.signout_groups = tuple(groups_for(self.scope.get("user"), key))
         for group in self.signout_groups:
@@ -138,10 +137,7 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         await self._leave_signout_groups()
         await self._leave_seat_group()
-        if self.forwarder is not None:
-            self.forwarder.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.forwarder
         if self.joined is not None:
+            await self.joined.subscription.stop()
             await handlers.leave(self.joined)
             self.joined = None

@@ -96,13 +96,15 @@ class Subscription:
         self._quiet_until = 0.0  # loop time before which a delta waits to be merged
         # Writes a frame straight to the socket (play.socket_writer), once the history is out.
         self.writer: Callable[[str], bool] | None = None
-        self._holding = False  # frames taken from the queue by ``forward`` and not yet sent
+        self._holding = False  # frames taken from the queue by the drain and not yet sent
+        self._send: Callable[[str], Awaitable[None]] | None = None  # set by ``start``
+        self._drain: asyncio.Task[None] | None = None  # only while frames wait
 
     def put(self, item: Item) -> None:
         """A frame for this socket: written at once when nothing waits ahead of it.
 
         Otherwise, or when the writer cannot (not daphne, the socket closing), it joins the
-        queue that ``forward`` sends from, so frames keep their order either way.
+        queue that the drain sends from, so frames keep their order either way.
         """
         if self.writer is not None and not self._holding and not self.queue.qsize():
             frame, text = item
@@ -115,16 +117,47 @@ class Subscription:
                     self._quiet_until = now + FRAME_INTERVAL
                     return
         self.queue.put_nowait(item)
+        self._drain_queued()
 
-    async def forward(self, send: Callable[[str], Awaitable[None]]) -> None:
-        """Send the queued frames, in order, until cancelled: the socket's forwarding task."""
-        while True:
-            texts = await self.next_texts()
-            try:
-                for text in texts:
-                    await send(text)
-            finally:
-                self._holding = False
+    def start(self, send: Callable[[str], Awaitable[None]]) -> None:
+        """Send what queues up from now on (and what already has) through ``send``, in order.
+
+        A task drains the queue and ends when it is empty; the next queued frame starts another.
+        Most frames go straight to the socket (``put``), so most of a socket's life has no task
+        waiting on its queue: a task and its coroutines were ~1.2 KiB of every open socket.
+        """
+        self._send = send
+        self._drain_queued()
+
+    async def stop(self) -> None:
+        """Send nothing more; a drain under way is cancelled (the socket is going)."""
+        self._send = None
+        drain, self._drain = self._drain, None
+        if drain is not None:
+            drain.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await drain
+
+    def _drain_queued(self) -> None:
+        if self._send is not None and self._drain is None and self.queue.qsize():
+            self._drain = asyncio.ensure_future(self._drain_queue(self._send))
+
+    async def _drain_queue(self, send: Callable[[str], Awaitable[None]]) -> None:
+        try:
+            while self.queue.qsize():
+                texts = await self.next_texts()
+                try:
+                    for text in texts:
+                        await send(text)
+                finally:
+                    self._holding = False
+        except BaseException:
+            self._send = None  # the socket failed or is going: nothing more goes through it
+            raise
+        finally:
+            if self._drain is asyncio.current_task():
+                self._drain = None  # checked and cleared with no await between: a put after
+                # this starts the next drain
 
     async def next_texts(self) -> list[str]:
         """The next frames to send, waiting for one; deltas close together are merged.

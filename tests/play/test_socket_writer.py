@@ -125,7 +125,7 @@ async def test_nothing_overtakes_a_queued_frame(monkeypatch):
     assert sub.queue.qsize() == 2
 
 
-async def test_a_frame_waits_while_the_forwarder_holds_earlier_ones(monkeypatch):
+async def test_a_frame_waits_while_the_drain_holds_earlier_ones(monkeypatch):
     monkeypatch.setattr(relay, "FRAME_INTERVAL", 0.05)
     hub_relay = Relay()
     sub = await hub_relay.subscribe("s1", None)
@@ -134,16 +134,16 @@ async def test_a_frame_waits_while_the_forwarder_holds_earlier_ones(monkeypatch)
     async def send(text: str) -> None:
         sent.append(text)
 
-    forwarder = asyncio.ensure_future(sub.forward(send))
+    sub.start(send)
     sub.writer = written = Recorder()
     running = hub_relay.start("s1", 5, lambda turn: asyncio.sleep(0))
     hub_relay.publish_delta(running, "a")  # written
     hub_relay.publish_delta(running, "b")  # queued: within the interval
-    await asyncio.sleep(0.01)  # the forwarder took "b" and waits out the interval with it
+    await asyncio.sleep(0.01)  # the drain took "b" and waits out the interval with it
     assert sub.queue.empty()
     hub_relay.publish("s1", frames.choices(["x"]))  # must not overtake "b"
     await asyncio.sleep(0.1)
-    forwarder.cancel()
+    await sub.stop()
     assert written.texts == [frames.encode(frames.delta(5, "a", 1))]
     assert sent == [frames.encode(frames.delta(5, "b", 2)), frames.encode(frames.choices(["x"]))]
 
@@ -155,3 +155,32 @@ async def test_a_writer_that_cannot_write_leaves_the_frame_queued():
     written.accept = False
     hub_relay.publish("s1", frames.choices(["x"]))
     assert sub.queue.get_nowait()[1] == frames.encode(frames.choices(["x"]))
+
+
+async def test_a_drain_runs_only_while_frames_wait_and_stop_ends_it(monkeypatch):
+    monkeypatch.setattr(relay, "FRAME_INTERVAL", 0.05)
+    hub_relay = Relay()
+    sub = await hub_relay.subscribe("s1", None)
+    hub_relay.publish("s1", frames.choices(["early"]))  # before start: the history is going out
+    sent: list[str] = []
+    tasks_before = len(asyncio.all_tasks())
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    sub.start(send)
+    assert len(asyncio.all_tasks()) == tasks_before + 1  # the early frame is waiting
+    await asyncio.sleep(0.01)
+    assert sent == [frames.encode(frames.choices(["early"]))]
+    assert len(asyncio.all_tasks()) == tasks_before  # drained: no task waits on an empty queue
+    sub.writer = Recorder()
+    running = hub_relay.start("s1", 5, lambda turn: asyncio.sleep(0))
+    hub_relay.publish_delta(running, "a")  # written at once
+    hub_relay.publish_delta(running, "b")  # within the interval: queued, a drain starts
+    hub_relay.publish_delta(running, "c")
+    await sub.stop()  # the socket goes before the interval is out: nothing more is sent
+    await asyncio.sleep(0.1)
+    assert sent == [frames.encode(frames.choices(["early"]))]
+    tasks_now = len(asyncio.all_tasks())
+    hub_relay.publish_delta(running, "d")
+    assert len(asyncio.all_tasks()) == tasks_now  # stopped: a queued frame starts no drain
