@@ -13,15 +13,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config import daphne_queues, httpcore_sync, twisted_writes  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.socket_gate import SocketGate  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Origin must be the page's own scheme, host and port (see config/origins.py); the
-        # server's own send is kept for the turn's frames (play/socket_writer.py); then the
-        # cookies, session and user, all in one layer (config/socket_gate.py).
-        "websocket": SocketGate(URLRouter(websocket_urlpatterns)),
+        # Each route's application is wrapped in config/socket_gate.py's one layer: Origin must
+        # be the page's own scheme, host and port (config/origins.py), the server's own send is
+        # kept for the turn's frames (play/socket_writer.py), then the cookies, session and user.
+        "websocket": URLRouter(websocket_urlpatterns),
     }
 )
 

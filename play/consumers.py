@@ -66,6 +66,10 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.joined.subscription.start(self._send_text)
         key = getattr(session, "session_key", None)
         self.signout_groups = tuple(groups_for(self.scope.get("user"), key))
+        # The player and the groups are all the socket needs of them from here on: its User
+        # and loaded session (~1.4 KiB) are not kept for the socket's whole life.
+        self.scope.pop("user", None)
+        self.scope.pop("session", None)
         for group in self.signout_groups:
             await self.channel_layer.group_add(group, self.channel_name)
         # A shared table last: the turn's frames already flow while these wait on the layer.

@@ -206,6 +206,16 @@ def guest_store() -> SessionStore:
     return store
 
 
+def consumer_app() -> URLRouter:
+    """The play route straight to the consumer, without config.socket_gate's layer: these
+    sockets come with the user and session a test puts in their scope, and no Origin."""
+    from django.urls import path
+
+    from play.consumers import PlayConsumer
+
+    return URLRouter([path("ws/play/<str:session_id>/", PlayConsumer.as_asgi())])
+
+
 async def connect(
     session_id: Any, user: Any = None, session_store: Any = None
 ) -> tuple[Client, Any]:
@@ -213,10 +223,7 @@ async def connect(
     first frame (the history) or the close event."""
     from django.contrib.auth.models import AnonymousUser
 
-    from play.routing import websocket_urlpatterns
-
-    app = URLRouter(websocket_urlpatterns)
-    communicator = WebsocketCommunicator(app, f"/ws/play/{session_id}/")
+    communicator = WebsocketCommunicator(consumer_app(), f"/ws/play/{session_id}/")
     communicator.scope["user"] = user if user is not None else AnonymousUser()
     communicator.scope["session"] = session_store or SimpleNamespace(session_key=None)
     connected, _ = await communicator.connect()

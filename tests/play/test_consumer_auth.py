@@ -5,12 +5,15 @@ Everything goes through the real ASGI stack (config.asgi) with the in-memory cha
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.urls import reverse
@@ -92,6 +95,20 @@ async def test_logging_out_closes_every_socket_of_that_user_and_no_other(
     assert json.loads(await guests.receive_from(5))["type"] == "history"
     for ws in (here, elsewhere, bobs, guests):
         await ws.disconnect()
+
+
+async def test_a_connected_socket_keeps_no_user_or_session_object(alice, play_session):
+    """Both are read at connect (the player, the sign-out groups), then let go."""
+    _, cookie = await signed_in(alice)
+    ws = await open_history(play_session.pk, cookie)
+    gc.collect()
+    users = [o for o in gc.get_objects() if isinstance(o, User) and o.pk == alice.pk]
+    stores = [o for o in gc.get_objects() if isinstance(o, SessionBase)]
+    assert [u for u in users if u is not alice] == []
+    assert stores == []
+    await ws.send_json_to({"type": "sync"})  # the socket still acts for alice
+    assert json.loads(await ws.receive_from(5))["type"] == "history"
+    await ws.disconnect()
 
 
 async def test_a_closed_socket_can_not_come_back_with_the_old_cookie(alice, play_session):

@@ -14,7 +14,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.test import Client as HttpClient
 from django.utils import timezone
@@ -26,7 +25,7 @@ from play.sessions import Player, start_session, world_of
 from studio.models import WorldVersion
 from studio.publishing import publish_world
 from studio.worlds import import_world
-from tests.play.conftest import Client
+from tests.play.conftest import Client, consumer_app
 from tests.support.model_server import Fault
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,10 +72,8 @@ async def gm_session(
 
 async def connect(session: Session, user: Any, zone: str | None = None) -> Client:
     """The play socket, as a browser in ``zone``; the history and the join frames are read."""
-    from play.routing import websocket_urlpatterns
-
     path = f"/ws/play/{session.pk}/" + (f"?tz={quote(zone)}" if zone else "")
-    ws = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    ws = WebsocketCommunicator(consumer_app(), path)
     ws.scope["user"] = user
     ws.scope["session"] = SimpleNamespace(session_key=None)
     connected, _ = await ws.connect()

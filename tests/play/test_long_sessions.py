@@ -71,14 +71,11 @@ class SizedClient(Client):
 
 
 async def open_socket(session_id: Any, user: Any) -> tuple[SizedClient, dict[str, Any]]:
-    from channels.routing import URLRouter
     from channels.testing import WebsocketCommunicator
 
-    from play.routing import websocket_urlpatterns
+    from tests.play.conftest import consumer_app
 
-    communicator = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/play/{session_id}/"
-    )
+    communicator = WebsocketCommunicator(consumer_app(), f"/ws/play/{session_id}/")
     communicator.scope["user"] = user
     communicator.scope["session"] = None
     connected, _ = await communicator.connect()

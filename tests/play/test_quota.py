@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client as HttpClient
@@ -25,6 +24,7 @@ from tests.play.conftest import (
     PLAY_WORLD_RULES,
     PLAY_WORLD_VARIABLES,
     Client,
+    consumer_app,
     guest_store,
 )
 from tests.support.model_server import Fault
@@ -39,12 +39,8 @@ async def connect_from(
     session: Session, address: str, *, user: Any = None, store: Any = None, forwarded: str = ""
 ) -> Client:
     """The play socket as a browser at ``address`` (behind a proxy: with X-Forwarded-For)."""
-    from play.routing import websocket_urlpatterns
-
     headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
-    ws = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/play/{session.pk}/", headers=headers
-    )
+    ws = WebsocketCommunicator(consumer_app(), f"/ws/play/{session.pk}/", headers=headers)
     ws.scope["user"] = user if user is not None else AnonymousUser()
     ws.scope["session"] = store or SimpleNamespace(session_key=None)
     ws.scope["client"] = (address, 51000)
