@@ -424,9 +424,15 @@ async def run_level(
             task.cancel()
         elapsed = time.monotonic() - started
     finally:
+        members = family(daphne.pid)
         daphne.send_signal(signal.SIGINT)
         with contextlib.suppress(subprocess.TimeoutExpired):
             daphne.wait(10)
+        if daphne.poll() is None:  # it did not stop: no server outlives its bench
+            for member in members:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(member, signal.SIGKILL)
+            daphne.wait()
         model.terminate()
         model.join(5)
     outcomes = [t.result() for t in done if not t.cancelled() and t.exception() is None]

@@ -64,9 +64,17 @@ def listening_sockets(host: str, port: int, count: int, backlog: int = 2048) -> 
     return sockets * (count // len(sockets))
 
 
-def _die_with_parent() -> None:
-    """Runs in each child before exec: if the launcher is killed outright (SIGKILL, OOM) its
-    children get SIGTERM instead of serving on, unsupervised, from an orphaned socket."""
+def _prepare_child() -> None:
+    """Runs in each child before exec.
+
+    If the launcher is killed outright (SIGKILL, OOM) its children get SIGTERM instead of
+    serving on, unsupervised, from an orphaned socket. And the signals the launcher forwards
+    take their default course: a launcher started in the background by a script inherits
+    SIGINT ignored, exec keeps it ignored, and daphne (Twisted) then never stopped on the
+    forwarded SIGINT while the launcher waited for it for ever.
+    """
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_DFL)
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
@@ -80,7 +88,7 @@ def start_children(
     sockets: list[socket.socket], application: str, extra: list[str]
 ) -> list[subprocess.Popen[bytes]]:
     """One child per socket; ``pass_fds`` hands each child its socket and nothing else."""
-    preexec = _die_with_parent if sys.platform.startswith("linux") else None
+    preexec = _prepare_child if sys.platform.startswith("linux") else None
     return [
         subprocess.Popen(  # the launcher has no threads, so preexec_fn is safe
             daphne_command(sock.fileno(), application, extra),

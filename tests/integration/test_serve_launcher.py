@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +30,9 @@ SERVING_TIMEOUT = 60.0  # seconds for both children to load Django and accept a 
 class Launcher:
     """``config.serve`` in a subprocess on a free loopback port, with its children's pids."""
 
-    def __init__(self, processes: int, *extra: str, **env: str) -> None:
+    def __init__(
+        self, processes: int, *extra: str, preexec: Callable[[], None] | None = None, **env: str
+    ) -> None:
         self.port = free_port()
         self.log = Path(f"/tmp/fabula-serve-{self.port}.log")
         self.process = subprocess.Popen(
@@ -39,6 +41,7 @@ class Launcher:
             env=service_env(**env),
             stdout=self.log.open("w"),
             stderr=subprocess.STDOUT,
+            preexec_fn=preexec,
         )
         self.children = self._wait_children(processes)
         self._wait_serving()
@@ -131,10 +134,12 @@ def serving_pid(children: list[int], server_port: int, client_port: int) -> int 
 
 
 @contextlib.contextmanager
-def launched(processes: int, *extra: str, **env: str) -> Iterator[Launcher]:
+def launched(
+    processes: int, *extra: str, preexec: Callable[[], None] | None = None, **env: str
+) -> Iterator[Launcher]:
     launcher: Launcher | None = None
     try:
-        launcher = Launcher(processes, *extra, **env)
+        launcher = Launcher(processes, *extra, preexec=preexec, **env)
         yield launcher
     finally:
         if launcher is not None:
@@ -171,5 +176,18 @@ def test_a_dead_child_takes_the_launcher_and_its_siblings_down():
 def test_sigterm_stops_every_child_and_exits_cleanly():
     with launched(2) as server:
         server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(30) == 0
+        assert all(not Path(f"/proc/{pid}").exists() for pid in server.children)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_sigint_stops_a_launcher_started_in_the_background():
+    """A script's ``make serve-prod &`` starts the launcher with SIGINT ignored, and exec
+    passes that on: the children must still stop when the launcher forwards SIGINT."""
+    with launched(2, preexec=_ignore_sigint) as server:
+        server.process.send_signal(signal.SIGINT)
         assert server.process.wait(30) == 0
         assert all(not Path(f"/proc/{pid}").exists() for pid in server.children)
