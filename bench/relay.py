@@ -403,6 +403,10 @@ async def run_level(
             for i, u in enumerate(urls)
         ]
         await asyncio.sleep(min(10.0, 1 + sessions / 100))  # let every socket connect
+        if os.environ.get("BENCH_TRACEMALLOC"):  # tracing slows the handshakes: wait them out
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and any(PROGRESS.get(u) != "history" for u in urls):
+                await asyncio.sleep(0.5)
         peak = idle = rss_kib(daphne.pid)
         await snapshot_allocations(daphne.pid)
         started = time.monotonic()
@@ -414,8 +418,14 @@ async def run_level(
         done, pending = await asyncio.wait(tasks, timeout=tokens / rate / 2)  # mid-reply
         streaming = rss_kib(daphne.pid)
         await snapshot_allocations(daphne.pid)
+        if os.environ.get("BENCH_TRACEMALLOC"):  # 3: as the first reply ends, the others nearly
+            await asyncio.wait(tasks, timeout=budget, return_when=asyncio.FIRST_COMPLETED)
+            await snapshot_allocations(daphne.pid)
         done, pending = await asyncio.wait(tasks, timeout=budget)
         peak = max(peak, rss_kib(daphne.pid))
+        if os.environ.get("BENCH_TRACEMALLOC"):  # 4: every turn over, every socket closed
+            await asyncio.sleep(10)  # the server's side of each close, its consumer's end
+            await snapshot_allocations(daphne.pid)
         cpu = cpu_seconds(daphne.pid) - cpu_before
         model_cpu = cpu_seconds(model.pid or 0) - model_before
         own_cpu = time.process_time() - own_before

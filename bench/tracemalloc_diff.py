@@ -3,9 +3,10 @@
 Run: ``BENCH_TRACEMALLOC=/tmp/tm REDIS_URL=… .venv/bin/python bench/relay.py --sessions 500
 --processes 2``, then ``.venv/bin/python bench/tracemalloc_diff.py /tmp/tm 500 --since 0 --at 2``.
 Snapshots are numbered per process: 0 after the warm-up, 1 with every socket connected, 2
-mid-reply. Each allocation still alive is charged to the innermost frame of its traceback that
-is not the standard library's or a site package's own plumbing, unless ``--innermost`` is given;
-the lines print in bytes per session, summed over the processes, largest growth first.
+mid-reply, 3 as the first reply ends, 4 with every turn over and every socket closed. Each
+allocation still alive is charged to the innermost frame of its traceback that is not the
+standard library's or a site package's own plumbing, unless ``--innermost`` is given; the lines
+print in bytes per session, summed over the processes, largest growth first.
 """
 
 from __future__ import annotations

@@ -135,6 +135,18 @@ class StreamFilter:
         """Everything fed so far, unfiltered."""
         return "".join(self._chunks)
 
+    def shown(self) -> str:
+        """The text ``feed`` has returned so far, worked out again from the raw reply.
+
+        The filter's output is a function of the text fed, not of where the chunks were cut,
+        so a fresh filter fed the whole raw reply at once returns the same text. Only a failed
+        turn asks (for its partial text): keeping that text as a string too was one more copy
+        of the reply for every streaming session.
+        """
+        if self._closed:
+            raise ValueError("StreamFilter is closed")
+        return StreamFilter(self._world, self._state).feed(self.raw)
+
     def result(self) -> ParseResult:
         """Parse the whole reply fed so far (effects applied to the state given at creation)."""
         from engine.directives import parse_reply

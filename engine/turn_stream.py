@@ -41,11 +41,14 @@ class ReplyStream:
             player_text=player_text,
         )
         self.filter = stream_filter
-        self.raw = ""
-        self.shown = ""
         self.choices: list[str] = []
         self.usage = Usage()
         self.stopped = False
+
+    @property
+    def raw(self) -> str:
+        """The model's whole reply so far, unfiltered: the filter's own copy, the only one."""
+        return self.filter.raw
 
     async def run(self) -> AsyncIterator[Delta]:
         turn = self.turn
@@ -66,21 +69,18 @@ class ReplyStream:
                     self.stopped = True
                     break
                 except Exception as exc:
-                    raise _failed(exc, self.shown) from exc
+                    raise _failed(exc, self.filter.shown()) from exc
                 if chunk is None:
                     break
-                self.raw += chunk.text
                 if chunk.choices:
                     self.choices = list(chunk.choices)
                 if chunk.usage is not None:
                     self.usage = chunk.usage
                 shown = self.filter.feed(chunk.text) if chunk.text else ""
                 if shown:
-                    self.shown += shown
                     yield Delta(shown)
             tail = self.filter.close()
             if tail:
-                self.shown += tail
                 yield Delta(tail)
         finally:
             turn._on_stop = None

@@ -36,6 +36,33 @@ def group_name(session_id: str) -> str:
     return f"play.{session_id}"
 
 
+class _Span:
+    """Deltas of one message waiting in the pump, kept as a span of the running turn's text.
+
+    The turn's text so far (``RunningTurn.text``) already holds every delta; merging them into
+    a frame of their own kept the reply twice in every streaming session of a process, for
+    nothing when no other process listens (the usual case). The span holds the turn's latest
+    string, the same object, and where its deltas start in it: the text exists once, and the
+    frame is cut from it only when it goes. A string is never changed, so the span stays right
+    even if the turn's text is replaced.
+    """
+
+    __slots__ = ("first_seq", "message_id", "seq", "start", "text")
+
+    def __init__(self, message_id: int, seq: int, text: str, start: int) -> None:
+        self.message_id, self.first_seq, self.seq = message_id, seq, seq
+        self.text, self.start = text, start
+
+    def frame(self) -> dict[str, Any]:
+        return {
+            "type": "delta",
+            "message_id": self.message_id,
+            "text": self.text[self.start :],
+            "seq": self.seq,
+            "first_seq": self.first_seq,
+        }
+
+
 class GroupPump:
     """Forwards one session's frames to its channel-layer group, deltas coalesced.
 
@@ -52,7 +79,7 @@ class GroupPump:
         self.session_id = session_id
         self.group = group_name(session_id)
         self.hub = hub
-        self.pending: list[dict[str, Any]] = []
+        self.pending: list[dict[str, Any] | _Span] = []
         self.outbox: FrameQueue[tuple[list[dict[str, Any]], dict[str, Any] | None] | None] = (
             FrameQueue()
         )
@@ -66,13 +93,39 @@ class GroupPump:
         if frame["type"] == "delta":
             # Merged as they come, not when they go. With no listener elsewhere (the usual
             # case) deltas wait until the turn ends: kept one by one, a 200-token reply held
-            # 200 frames, ~200 bytes each per streaming session (bench/relay.py); merged, it
-            # holds one frame with the text since the last batch.
-            merge_delta(self.pending, frame)
+            # 200 frames, ~200 bytes each per streaming session (bench/relay.py); merged, they
+            # are one span of the turn's text (``_Span``).
+            if not self._extend_span(frame):  # not the running turn's text: a copy
+                merge_delta(self.pending, frame)
             if self.listeners:
                 self._arm()
             return
         self.outbox.put_nowait(self._take(frame))
+
+    def _extend_span(self, delta: dict[str, Any]) -> bool:
+        """Take ``delta`` as the running turn's latest text; False if it is not that text."""
+        running = self.hub.running
+        if running is None or running.seq != delta["seq"] or running.seq != delta["first_seq"]:
+            return False
+        if running.message_id != delta["message_id"]:
+            return False
+        text, added = running.text, delta["text"]
+        if not text.endswith(added):
+            return False
+        last = self.pending[-1] if self.pending else None
+        if (
+            isinstance(last, _Span)
+            and last.message_id == delta["message_id"]
+            and last.seq + 1 == delta["seq"]
+            and len(last.text) == len(text) - len(added)  # this string continues that one
+            and len(text) - last.start <= MAX_MERGED_DELTA_CHARS
+        ):
+            last.text, last.seq = text, delta["seq"]
+        else:
+            self.pending.append(
+                _Span(delta["message_id"], delta["seq"], text, len(text) - len(added))
+            )
+        return True
 
     def close(self) -> None:
         if self.timer is not None:
@@ -96,7 +149,7 @@ class GroupPump:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        batch = self.pending  # merged as they came (``_hold``)
+        batch = [p.frame() if isinstance(p, _Span) else p for p in self.pending]
         self.pending = []
         running = self.hub.running
         # Taken with the batch, so the stored text ends exactly where this batch ends.
@@ -229,13 +282,13 @@ def coalesce_deltas(deltas: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def merge_delta(out: list[dict[str, Any]], delta: dict[str, Any]) -> None:
-    """Append ``delta`` to ``out``, merged into the last frame when it continues it.
+def merge_delta(out: list[Any], delta: dict[str, Any]) -> None:
+    """Append ``delta`` to ``out``, merged into the last item when that is a frame it continues.
 
     ``out``'s frames are copies, its own to change; ``delta`` is left as it is.
     """
     last = out[-1] if out else None
-    if last is not None and mergeable(last, delta):
+    if isinstance(last, dict) and mergeable(last, delta):
         last["text"] += delta["text"]
         last["seq"] = delta["seq"]
     else:

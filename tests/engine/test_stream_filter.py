@@ -300,3 +300,22 @@ def test_any_split_of_any_reply_streams_to_exactly_the_parsed_text(
 @given(soup)
 def test_one_character_chunks_match_the_parsed_text(reply: str) -> None:
     assert "".join(stream(reply, list(range(len(reply))))) == parse_reply(WORLD, reply).text
+
+
+@settings(max_examples=400, deadline=None)
+@given(structured | soup, st.lists(st.integers(0, 600), max_size=30))
+def test_shown_is_what_feed_returned_so_far_wherever_the_chunks_were_cut(
+    reply: str, cuts: list[int]
+) -> None:
+    """``shown()`` works the text out again from the raw reply, so the output must not depend
+    on where the chunks were cut (a failed turn's partial text comes from it)."""
+    points = sorted({c for c in cuts if 0 < c < len(reply)})
+    chunks = [reply[a:b] for a, b in zip([0, *points], [*points, len(reply)], strict=True)]
+    filt = StreamFilter(WORLD)
+    emitted = ""
+    for chunk in chunks:
+        emitted += filt.feed(chunk)
+        assert filt.shown() == emitted
+    filt.close()
+    with pytest.raises(ValueError):
+        filt.shown()

@@ -154,6 +154,46 @@ async def test_without_remote_listeners_deltas_wait_and_go_out_with_the_turns_en
     running.task.cancel()
 
 
+async def test_waiting_deltas_share_the_turns_text_and_survive_its_replacement(fanout, monkeypatch):
+    """With nobody listening elsewhere, the deltas wait as a span of the running turn's own
+    string (no second copy of the reply); a follow-up that replaces the text and starts the
+    next message leaves what waits, and what goes out, exactly as it was published."""
+    monkeypatch.setattr(relay, "PRESENCE_INTERVAL", 60)  # the watcher stays asleep
+    hub_relay, running, listener = await turn_with_a_remote_listener()
+    pump = hub_relay.hubs["s1"].pump
+    running.text = "Before: "  # a continued reply starts from its earlier text
+    for i in range(20):
+        hub_relay.publish_delta(running, f"t{i} ")
+    [span] = pump.pending
+    assert span.text is running.text  # the same string object, not a copy
+    running.message_id, running.text, running.seq = 10, "", 0  # the next generation
+    hub_relay.publish_delta(running, "Two")
+    hub_relay.publish_delta(running, " begins")
+    hub_relay.publish("s1", frames.message_done({"id": 10, "role": "assistant"}))
+    [message] = await drain(listener)
+    deltas = [
+        (f["message_id"], f["text"], f["first_seq"], f["seq"])
+        for f in message["frames"]
+        if f["type"] == "delta"
+    ]
+    assert deltas == [(9, "".join(f"t{i} " for i in range(20)), 1, 20), (10, "Two begins", 1, 2)]
+    assert not pump.pending
+    running.task.cancel()
+
+
+async def test_a_delta_that_is_not_the_running_text_waits_as_a_copy(fanout, monkeypatch):
+    monkeypatch.setattr(relay, "PRESENCE_INTERVAL", 60)
+    hub_relay, running, listener = await turn_with_a_remote_listener()
+    hub_relay.publish_delta(running, "one ")
+    hub_relay.publish("s1", frames.delta(9, "two ", 2))  # not through publish_delta
+    hub_relay.publish("s1", frames.delta(9, "three", 3))
+    hub_relay.publish("s1", frames.message_done({"id": 9, "role": "assistant"}))
+    [message] = await drain(listener)
+    deltas = [(f["text"], f["first_seq"], f["seq"]) for f in message["frames"][:-1]]
+    assert deltas == [("one ", 1, 1), ("two three", 2, 3)]
+    running.task.cancel()
+
+
 async def test_frames_published_together_go_as_one_message_in_order(fanout):
     """A tick already queued must not send the deltas pending when it runs ahead of a frame
     queued after it: those deltas came after that frame (here, the next reply's first)."""
