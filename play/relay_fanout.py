@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
+from play import frames
 from play.frame_queue import FrameQueue
 from play.partial_text import clear_partial, store_partial
 
@@ -54,13 +55,7 @@ class _Span:
         self.text, self.start = text, start
 
     def frame(self) -> dict[str, Any]:
-        return {
-            "type": "delta",
-            "message_id": self.message_id,
-            "text": self.text[self.start :],
-            "seq": self.seq,
-            "first_seq": self.first_seq,
-        }
+        return frames.delta(self.message_id, self.text[self.start :], self.seq, self.first_seq)
 
 
 class GroupPump:
@@ -105,9 +100,11 @@ class GroupPump:
     def _extend_span(self, delta: dict[str, Any]) -> bool:
         """Take ``delta`` as the running turn's latest text; False if it is not that text."""
         running = self.hub.running
-        if running is None or running.seq != delta["seq"] or running.seq != delta["first_seq"]:
-            return False
-        if running.message_id != delta["message_id"]:
+        if (
+            running is None
+            or running.message_id != delta["message_id"]
+            or not running.seq == delta["seq"] == delta["first_seq"]
+        ):
             return False
         text, added = running.text, delta["text"]
         if not text.endswith(added):
@@ -186,12 +183,12 @@ class GroupPump:
         """
         batch: list[dict[str, Any]] = []
         partial = None
-        for index, (frames, snapshot) in enumerate(items):
-            if not frames:  # a tick
+        for index, (queued, snapshot) in enumerate(items):
+            if not queued:  # a tick
                 if index + 1 < len(items) or not self.pending or not self.listeners:
                     continue  # kept pending; listeners_changed() sends them when one joins
-                frames, snapshot = self._take(None)
-            batch.extend(frames)
+                queued, snapshot = self._take(None)
+            batch.extend(queued)
             partial = snapshot if snapshot is not None else partial
         return batch, partial
 
