@@ -48,7 +48,6 @@ def serve_model(port: int, tokens: int, rate: float) -> None:
     # No collector in the model server: it inherits the bench's objects when forked, and a full
     # pass over them (154 ms at 500 sessions) held every stream's tokens back at once, then
     # sent them in one burst, which no real provider does to 500 independent streams.
-    gc.freeze()
     gc.disable()
     asyncio.run(_serve(port, tokens, rate))
 
@@ -366,7 +365,8 @@ async def run_level(
     if os.environ.get("BENCH_PYSPY"):  # py-spy (pip install py-spy) samples daphne into a file
         spy = [str(VENV_BIN / "py-spy"), "record", "-r", "200", "-f", "raw", "--gil"]
         command = [*spy, "--subprocesses", "-o", os.environ["BENCH_PYSPY"], "--", *command]
-    if os.environ.get("BENCH_TRACEMALLOC"):  # snapshots at each measurement (tracemalloc_diff.py)
+    tracing = bool(os.environ.get("BENCH_TRACEMALLOC"))
+    if tracing:  # snapshots at each measurement (tracemalloc_diff.py)
         hook = str(ROOT / "bench" / "tracemalloc_hook")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [hook, env.get("PYTHONPATH")]))
         env["PYTHONTRACEMALLOC"] = os.environ.get("BENCH_TRACEMALLOC_FRAMES", "12")
@@ -409,7 +409,7 @@ async def run_level(
             for i, u in enumerate(urls)
         ]
         await asyncio.sleep(min(10.0, 1 + sessions / 100))  # let every socket connect
-        if os.environ.get("BENCH_TRACEMALLOC"):  # tracing slows the handshakes: wait them out
+        if tracing:  # tracing slows the handshakes: wait them out
             deadline = time.monotonic() + 120
             while time.monotonic() < deadline and any(PROGRESS.get(u) != "history" for u in urls):
                 await asyncio.sleep(0.5)
@@ -428,12 +428,12 @@ async def run_level(
         done, pending = await asyncio.wait(tasks, timeout=tokens / rate / 2)  # mid-reply
         streaming = rss_kib(daphne.pid)
         await snapshot_allocations(daphne.pid)
-        if os.environ.get("BENCH_TRACEMALLOC"):  # 3: as the first reply ends, the others nearly
+        if tracing:  # 3: as the first reply ends, the others nearly
             await asyncio.wait(tasks, timeout=budget, return_when=asyncio.FIRST_COMPLETED)
             await snapshot_allocations(daphne.pid)
         done, pending = await asyncio.wait(tasks, timeout=budget)
         peak = max(peak, rss_kib(daphne.pid))
-        if os.environ.get("BENCH_TRACEMALLOC"):  # 4: every turn over, every socket closed
+        if tracing:  # 4: every turn over, every socket closed
             await asyncio.sleep(10)  # the server's side of each close, its consumer's end
             await snapshot_allocations(daphne.pid)
         cpu = cpu_seconds(daphne.pid) - cpu_before
