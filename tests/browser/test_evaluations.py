@@ -33,12 +33,13 @@ NARRATION = "You look about; the fire crackles and nobody moves."
 
 
 def master(request: ReceivedRequest) -> Reply | None:
-    """Each master turn closes with log_event, a little slowly, so the bar is seen moving."""
+    """Each master turn closes with log_event, slowly enough that the bar, polled once a
+    second, is seen moving: at 0.1 s a fast machine finished the run between two polls."""
     body = request.body if isinstance(request.body, dict) else {}
     if not body.get("tools"):
         return None
     close = {"narration": NARRATION, "suggestions": ["Look around"]}
-    return Reply(text="", tool_calls=({"name": "log_event", "arguments": close},), delay=0.1)
+    return Reply(text="", tool_calls=({"name": "log_event", "arguments": close},), delay=0.5)
 
 
 @pytest.fixture(scope="module")
