@@ -2,7 +2,8 @@
 
 Drafts are visible to their owner only (404 for everyone else, so their existence does not
 leak); a published world is readable by anyone and writable by its owner only (403). Even then
-others read its published versions, never the live draft's rows (``get_draft_for_user``).
+others read its published versions, never the live draft's rows (``get_draft_for_user``), and
+a game-master world's versions are played, not copied (``get_version_to_copy``).
 """
 
 from __future__ import annotations
@@ -60,4 +61,32 @@ def get_version_for_user(user: Any, version_id: int) -> WorldVersion:
     world = version.world
     if not world.published and world.owner_id != getattr(user, "pk", None):
         raise Http404("version not found")
+    return version
+
+
+SECRETS_KEPT = (
+    "this game-master world's secrets stay with its creator: only a version published as "
+    "remixable with its secrets can be exported or forked by others"
+)
+
+
+def may_copy_version(user: Any, version: WorldVersion) -> bool:
+    """Whether ``user`` may export or fork ``version`` whole.
+
+    A game-master world's JSON is its solution (GM notes, NPC secrets, hidden places, clues,
+    every character's sheet): its players must not read it, so others copy it only when the
+    creator published the version as remixable with its secrets. A plain world's version is its
+    source, copied by anyone who may read it. The owner always may.
+    """
+    if version.world.owner_id == getattr(user, "pk", None) or version.remixable_secrets:
+        return True
+    return version.definition.get("gameMaster") is None
+
+
+def get_version_to_copy(user: Any, version_id: int) -> WorldVersion:
+    """A version ``user`` may export or fork: ``get_version_for_user``, then PermissionDenied
+    (``SECRETS_KEPT``) on someone else's game-master version that is not remixable."""
+    version = get_version_for_user(user, version_id)
+    if not may_copy_version(user, version):
+        raise PermissionDenied(SECRETS_KEPT)
     return version

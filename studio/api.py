@@ -18,7 +18,7 @@ from engine.interop import import_file, import_report, world_to_worldinfo
 from engine.jsonguard import JsonSyntaxError, loads
 from engine.world import WorldDefinition, WorldValidationError, load_world
 from studio import publishing, worlds
-from studio.access import get_draft_for_user, get_version_for_user, get_world_for_user
+from studio.access import get_draft_for_user, get_version_to_copy, get_world_for_user
 from studio.api_gamemaster import router as game_master_router
 from studio.api_items import add_item_routes
 from studio.assets import store_audio_asset
@@ -176,14 +176,15 @@ def update_settings(
 
 @router.get("/worlds/{int:world_id}/export", response=dict[str, Any], summary="Export JSON")
 def export_world(request: ApiRequest, world_id: int, version: int | None = None) -> Any:
-    """The draft as WorldDefinition JSON, or with ``?version=N`` that published version."""
+    """The draft as WorldDefinition JSON, or with ``?version=N`` that published version (403 on
+    someone else's game-master world unless the version is remixable with its secrets)."""
     if version is None:
         return worlds.export_world_json(get_draft_for_user(request.auth, world_id))
     world = get_world_for_user(request.auth, world_id)
     frozen = world.versions.filter(number=version).first()
     if frozen is None:
         raise Http404("version not found")
-    return get_version_for_user(request.auth, frozen.pk).definition
+    return get_version_to_copy(request.auth, frozen.pk).definition
 
 
 @router.get(
@@ -261,7 +262,10 @@ def parse(request: ApiRequest, world_id: int, payload: ParseIn) -> dict[str, Any
 def publish(request: ApiRequest, world_id: int) -> Any:
     world = get_world_for_user(request.auth, world_id, write=True)
     payload = _optional_body(request, PublishIn)
-    return Status(201, VersionOut.of(publishing.publish_world(world, payload.changelog)))
+    version = publishing.publish_world(
+        world, payload.changelog, remixable_secrets=payload.remixable_secrets
+    )
+    return Status(201, VersionOut.of(version))
 
 
 def _optional_body(request: ApiRequest, schema: type[PublishIn]) -> PublishIn:
@@ -289,7 +293,7 @@ def list_versions(request: ApiRequest, world_id: int) -> list[dict[str, Any]]:
 
 @router.post("/versions/{int:version_id}/fork", response={201: WorldOut}, summary="Fork")
 def fork(request: ApiRequest, version_id: int) -> Any:
-    version = get_version_for_user(request.auth, version_id)
+    version = get_version_to_copy(request.auth, version_id)
     return Status(201, _world_out(publishing.fork_world(request.auth, version)))
 
 

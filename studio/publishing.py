@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.search import SearchQuery, SearchVectorExact, SearchVectorField
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Page, Paginator
 from django.db import connection, transaction
 from django.db.models import (
@@ -28,6 +29,7 @@ from django.db.models.functions import Lower
 
 from engine.lint import lint_source
 from engine.world import WorldDefinition, WorldValidationError, export_world, load_world
+from studio.access import SECRETS_KEPT, may_copy_version
 from studio.models import World, WorldVersion, new_uid
 from studio.worlds import import_world, world_to_dict
 
@@ -38,12 +40,20 @@ CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\
 WORD = re.compile(r"\w+")
 # Pages counted past the one shown: "Page 1 of 5+" beyond that.
 LOOKAHEAD = 4
+# The highest page number read as asked: a larger one is past the end of any gallery (1.2 million
+# worlds at 12 a page) and reads as the last page, before it makes a LIMIT no database takes.
+MAX_GALLERY_PAGE = 100_000
 # An author's worlds a search by their name lists at most (the newest ones).
 AUTHOR_WORLDS = 1000
 
 
-def publish_world(world: World, changelog: str = "") -> WorldVersion:
+def publish_world(
+    world: World, changelog: str = "", *, remixable_secrets: bool = False
+) -> WorldVersion:
     """Freeze the draft as the next version and list the world in the gallery.
+
+    ``remixable_secrets`` lets others export and fork the version with its game master's
+    secrets (``studio.access.may_copy_version``); it is chosen now, as versions never change.
 
     An invalid draft, or one the linter finds errors in (``engine.lint``: unknown references,
     empty greetings…), raises WorldValidationError with every error as ``path: message``, and
@@ -61,6 +71,7 @@ def publish_world(world: World, changelog: str = "") -> WorldVersion:
             world=world,
             number=last + 1,
             changelog=changelog[:500],
+            remixable_secrets=remixable_secrets,
             **frozen_fields(definition),
         )
         world.published = True
@@ -90,7 +101,13 @@ def unpublish_world(world: World) -> World:
 
 
 def fork_world(user: User, version: WorldVersion) -> World:
-    """Copy a published version into a new draft owned by ``user``."""
+    """Copy a published version into a new draft owned by ``user``.
+
+    PermissionDenied when ``user`` may not copy it (a game-master world's secrets,
+    ``studio.access.may_copy_version``): checked here too, whoever calls.
+    """
+    if not may_copy_version(user, version):
+        raise PermissionDenied(SECRETS_KEPT)
     data = dict(version.definition)
     data["id"] = new_uid()
     world = import_world(user, load_world(data))
@@ -234,7 +251,7 @@ class GalleryPaginator(Paginator):  # type: ignore[type-arg]  # generic in the s
         super().__init__(object_list, per_page)
         self.worlds = object_list
         try:
-            wanted = max(int(number), 1)
+            wanted = min(max(int(number), 1), MAX_GALLERY_PAGE)
         except (TypeError, ValueError):
             wanted = 1
         self.limit = (wanted + lookahead) * per_page

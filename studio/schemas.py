@@ -91,6 +91,10 @@ class VersionOut(Schema):
     changelog: str
     content_hash: str
     created_at: datetime
+    remixable_secrets: bool = Field(
+        default=False,
+        description="Others may export and fork it with its game master's secrets.",
+    )
 
     @staticmethod
     def of(version: WorldVersion) -> dict[str, Any]:
@@ -102,11 +106,19 @@ class VersionOut(Schema):
             "changelog": version.changelog,
             "content_hash": version.content_hash,
             "created_at": version.created_at,
+            "remixable_secrets": version.remixable_secrets,
         }
 
 
 class PublishIn(Schema):
     changelog: str = Field(default="", max_length=500)
+    remixable_secrets: bool = Field(
+        default=False,
+        description=(
+            "Let others export and fork this version with its game master's secrets (notes, "
+            "NPC secrets, hidden places, clues): its players could then read its solution."
+        ),
+    )
 
 
 class GalleryItem(Schema):

@@ -36,6 +36,9 @@ class WorldVersion(models.Model):
     description = models.TextField(blank=True, default="")
     language = models.CharField(max_length=35, blank=True, default="")
     tags = models.TextField(blank=True, default="", help_text="|tag|tag| for lookups.")
+    # The creator's opt-in, at publishing: others may export and fork this version with its
+    # game master's secrets (studio.access.may_copy_version). Off, they may not at all.
+    remixable_secrets = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = WorldVersionQuerySet.as_manager()

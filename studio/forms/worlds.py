@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
@@ -89,6 +91,20 @@ class PublishForm(forms.Form):
         max_length=500,
         widget=forms.TextInput(attrs={"placeholder": _("First release")}),
     )
+
+    def __init__(self, *args: Any, game_master: bool = False, **kwargs: Any) -> None:
+        """A game-master world also asks whether others may copy its secrets (issue 32)."""
+        super().__init__(*args, **kwargs)
+        if game_master:
+            self.fields["remixable_secrets"] = forms.BooleanField(
+                label=_("Remixable with its secrets"),
+                required=False,
+                help_text=_(
+                    "Warning: anyone can then export or fork this version with its game "
+                    "master's notes, NPC secrets, hidden places and clues, so players of a "
+                    "remixable world can read its solution. Left off, others can only play it."
+                ),
+            )
 
 
 class ImportForm(forms.Form):

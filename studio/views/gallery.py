@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.views.decorators.http import require_GET
 
-from studio.access import get_world_for_user
+from studio.access import get_world_for_user, may_copy_version
 from studio.publishing import gallery_page, gallery_worlds
 from studio.views.common import Request, render_page
 
@@ -28,5 +28,7 @@ def world_page(request: Request, world_id: int) -> HttpResponse:
     world = get_world_for_user(request.user, world_id)
     versions = list(world.versions.all())
     current = world.published_version if world.published else (versions[0] if versions else None)
-    context = {"world": world, "versions": versions, "current": current}
+    # A game-master version is exported or forked by others only when remixable (issue 32).
+    copyable = {v.pk for v in versions if may_copy_version(request.user, v)}
+    context = {"world": world, "versions": versions, "current": current, "copyable": copyable}
     return render_page(request, "studio/world_page.html", context)

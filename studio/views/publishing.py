@@ -7,14 +7,16 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.world import WorldValidationError
-from studio.access import get_version_for_user, get_world_for_user
+from studio.access import get_version_for_user, get_world_for_user, may_copy_version
 from studio.forms import PublishForm, WorldForm
+from studio.gamemaster import has_game_master
+from studio.models import WorldVersion
 from studio.publishing import fork_world, publish_world, unpublish_world
 from studio.views.common import AuthedRequest, Request, changed
 from studio.views.worlds import header_initial, overview
@@ -25,10 +27,14 @@ from studio.worlds import export_world_json
 @require_POST
 def publish(request: AuthedRequest, world_id: int) -> HttpResponse:
     world = get_world_for_user(request.user, world_id, write=True)
-    form = PublishForm(request.POST)
+    form = PublishForm(request.POST, game_master=has_game_master(world))
     if form.is_valid():
         try:
-            version = publish_world(world, form.cleaned_data["changelog"])
+            version = publish_world(
+                world,
+                form.cleaned_data["changelog"],
+                remixable_secrets=form.cleaned_data.get("remixable_secrets", False),
+            )
         except WorldValidationError as exc:
             for error in exc.errors:
                 form.add_error(None, error)
@@ -56,6 +62,8 @@ def unpublish(request: AuthedRequest, world_id: int) -> HttpResponse:
 @require_POST
 def fork(request: AuthedRequest, version_id: int) -> HttpResponse:
     version = get_version_for_user(request.user, version_id)
+    if not may_copy_version(request.user, version):
+        return secrets_kept(request, version)
     world = fork_world(request.user, version)
     messages.success(request, _("Forked into your drafts: %(name)s.") % {"name": world.name})
     return redirect("studio:world", world.pk)
@@ -85,4 +93,13 @@ def export_draft(request: AuthedRequest, world_id: int) -> HttpResponse:
 @require_GET
 def export_version(request: Request, version_id: int) -> HttpResponse:
     version = get_version_for_user(request.user, version_id)
+    if not may_copy_version(request.user, version):
+        return secrets_kept(request, version)
     return _download(version.definition, f"{version.name}-v{version.number}")
+
+
+def secrets_kept(request: Request, version: WorldVersion) -> HttpResponse:
+    """403: a game-master world is played, not copied, unless its creator published the version
+    as remixable with its secrets (``studio.access.may_copy_version``)."""
+    context = {"world": version.world, "version": version}
+    return render(request, "studio/secrets_kept.html", context, status=403)

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from studio.access import get_world_for_user
 from studio.forms import NewWorldForm, PublishForm, WorldForm
+from studio.gamemaster import has_game_master
 from studio.models import World
 from studio.views.common import AuthedRequest, apply, changed, posted, render_page
 from studio.worlds import create_world, delete_world, update_world
@@ -43,7 +44,7 @@ def overview(
     context = {
         "world": world,
         "form": form,
-        "publish_form": publish_form or PublishForm(),
+        "publish_form": publish_form or PublishForm(game_master=has_game_master(world)),
         "versions": world.versions.all(),
         "section": "world",
     }
