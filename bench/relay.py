@@ -351,6 +351,7 @@ async def run_level(
         FABULA_MODEL="bench",
         FABULA_API_KEY="bench",
         FABULA_DAILY_ACTION_QUOTA="0",
+        FABULA_NEW_ACCOUNT_DAILY_QUOTA="0",  # the bench's user was just made
         DEBUG="false",
     )
     if processes > 1:  # make serve-prod's launcher: that many daphnes on one port

@@ -117,6 +117,8 @@ AUTHENTICATION_BACKENDS = [
 FABULA_LOGIN_ATTEMPTS = env_int("FABULA_LOGIN_ATTEMPTS", 5)
 FABULA_LOGIN_ADDRESS_ATTEMPTS = env_int("FABULA_LOGIN_ADDRESS_ATTEMPTS", 20)
 FABULA_LOGIN_WINDOW = env_int("FABULA_LOGIN_WINDOW", 15 * 60)
+# Accounts one client address may create per UTC day (studio.signups; 0: no limit).
+FABULA_SIGNUPS_PER_ADDRESS = env_int("FABULA_SIGNUPS_PER_ADDRESS", 5)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "studio:world_list"
 LOGOUT_REDIRECT_URL = "gallery"
@@ -256,6 +258,8 @@ FABULA_ALLOW_PRIVATE_MODEL_HOSTS = env_bool("FABULA_ALLOW_PRIVATE_MODEL_HOSTS", 
 # The site's key (play.quota): live actions per UTC day across all players (0: no limit), and the
 # models a session or world may pick on it besides FABULA_MODEL.
 FABULA_SITE_DAILY_BUDGET = env_int("FABULA_SITE_DAILY_BUDGET", 0)
+# An account younger than 24 h: its live actions per UTC day on the site's key (0: the full quota).
+FABULA_NEW_ACCOUNT_DAILY_QUOTA = env_int("FABULA_NEW_ACCOUNT_DAILY_QUOTA", 20)
 # A world UI's API (issue 15): ai.complete's caps (play.ui_ai), storage per world (play.ui_storage).
 FABULA_UI_AI_MAX_PROMPT_CHARS = env_int("FABULA_UI_AI_MAX_PROMPT_CHARS", 12_000)
 FABULA_UI_AI_MAX_TOKENS = env_int("FABULA_UI_AI_MAX_TOKENS", 1024)

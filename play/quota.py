@@ -9,6 +9,10 @@ step, so parallel turns cannot overspend; a failed turn gives it back.
 The client's address is ``REMOTE_ADDR`` (a websocket's ``scope["client"]``); ``X-Forwarded-For``
 is read only through proxies the operator lists in ``FABULA_TRUSTED_PROXIES``, or anybody could
 name a new address per request. An IPv6 client counts by its /64, which one host usually owns.
+
+An account younger than a day also counts its site-key actions against a smaller first-day share
+(``FABULA_NEW_ACCOUNT_DAILY_QUOTA``, subject ``new:user:N``), so throwaway accounts cannot empty
+the site's budget (issue 32 §4); on the user's own key only the account's quota counts.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ if TYPE_CHECKING:
     from play.sessions import Player
 
 SITE_SUBJECT = "site"
+NEW_ACCOUNT_PREFIX = "new:"
+NEW_ACCOUNT_AGE = timedelta(hours=24)
 NOTICE = _(
     "Today's live actions are used up, so the offline narrator answers for now. "
     "They come back at midnight UTC."
@@ -100,9 +106,20 @@ def address_subject(address: str) -> str:
 def quota_subjects(player: Player) -> tuple[str, ...]:
     """What a player's action counts against: a guest's cookie and address, or the account."""
     if player.user_id:
-        return (player.subject,)
+        return account_subjects(player.subject, player.joined, datetime.now(UTC))
     by_address = address_subject(player.address)
     return (player.subject, by_address) if by_address else (player.subject,)
+
+
+def account_subjects(subject: str, joined: datetime | None, now: datetime) -> tuple[str, ...]:
+    """An account's subjects: itself, and while younger than a day its first-day share."""
+    young = joined is not None and now - joined < NEW_ACCOUNT_AGE
+    return (subject, NEW_ACCOUNT_PREFIX + subject) if young and new_account_quota() else (subject,)
+
+
+def new_account_quota() -> int:
+    """Site-key actions a day for an account younger than a day (0: no smaller share)."""
+    return int(getattr(settings, "FABULA_NEW_ACCOUNT_DAILY_QUOTA", 0) or 0)
 
 
 def request_subjects(request: Any) -> tuple[str, ...]:
@@ -116,7 +133,10 @@ def request_subjects(request: Any) -> tuple[str, ...]:
 def limits(subjects: Sequence[str], *, on_site_key: bool) -> dict[str, int]:
     """Each subject with its daily limit (0: counted, never refused)."""
     quota = int(settings.FABULA_DAILY_ACTION_QUOTA)
-    out = dict.fromkeys(subjects, quota)
+    out = dict.fromkeys((s for s in subjects if not s.startswith(NEW_ACCOUNT_PREFIX)), quota)
+    if on_site_key and new_account_quota():
+        young = (s for s in subjects if s.startswith(NEW_ACCOUNT_PREFIX))
+        out.update(dict.fromkeys(young, new_account_quota()))
     budget = int(getattr(settings, "FABULA_SITE_DAILY_BUDGET", 0) or 0)
     if on_site_key and budget:
         out[SITE_SUBJECT] = budget

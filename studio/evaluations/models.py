@@ -63,6 +63,13 @@ class Evaluation(models.Model):
     def is_final(self) -> bool:
         return self.status in FINAL
 
+    @property
+    def stop_reason(self) -> str:
+        """Why the site key's quota or budget stopped the run, in the reader's language."""
+        from studio.evaluations.spending import stop_reason
+
+        return stop_reason(self.error)
+
 
 class EvaluationGame(models.Model):
     """One game of one model (a route is one game per model)."""

@@ -3,7 +3,9 @@ call, one place each.
 
 ``start_evaluation`` freezes the world (the draft's JSON, or a published version's), plants code
 words in its secrets when asked (engine.evals.secrets), creates every game row and queues the
-run. ``cancel_evaluation`` stops it: actions in flight finish, no new one starts.
+run; a run on the site's key that would not fit in what is left today is refused first
+(studio.evaluations.spending, ``Refused``). ``cancel_evaluation`` stops it: actions in flight
+finish, no new one starts.
 ``progress_of`` counts actions per game for the live progress bar; a game that ended early
 (failed, stopped) counts as complete, so the bar always reaches its end.
 """
@@ -23,6 +25,7 @@ from engine.evals.secrets import plant_canaries
 from engine.world import export_world, load_world
 from studio.evaluations.choices import key_label
 from studio.evaluations.models import GAME_ENDED, Evaluation, EvaluationGame
+from studio.evaluations.spending import check_start
 from studio.models import World, WorldVersion
 from studio.worlds import export_world_json
 
@@ -45,7 +48,9 @@ class Request:
 
 
 def start_evaluation(user: Any, world: World, asked: Request) -> Evaluation:
-    """Create the run and its games, then queue it (run at once in embedded mode)."""
+    """Create the run and its games, then queue it (run at once in embedded mode).
+
+    Raises ``spending.Refused`` for a run on the site's key that would not fit today."""
     from studio.evaluations.tasks import run_evaluation
 
     seed = random.SystemRandom().randrange(1, 2**31)
@@ -56,6 +61,7 @@ def start_evaluation(user: Any, world: World, asked: Request) -> Evaluation:
         definition, secrets = export_world(planted), [*secrets, *words]
     route = asked.kind == "route"
     with transaction.atomic():
+        check_start(user, asked, definition)
         evaluation = Evaluation.objects.create(
             owner=user,
             world=world,

@@ -5,7 +5,8 @@ game and action … a budget cap that stops spending").
 time; a dead worker's lease expires), then ``prepare`` reads what the action needs (nothing when
 the action is already stored, the run stopped or the budget is spent), ``engine.evals`` plays it
 (the automatic player's move, the action through the master or the narrator, the detectors and
-the judge) and ``record`` stores it once: (game, index) is unique, so a task delivered twice
+the judge; each request to the site's key counted first, studio.evaluations.spending) and
+``record`` stores it once: (game, index) is unique, so a task delivered twice
 stores nothing twice. A provider error passes up for the task to retry; the task records the
 failure when the retries are spent.
 """
@@ -33,8 +34,8 @@ from engine.llm.base import Usage
 from engine.session import Message, SessionState
 from engine.world import WorldDefinition, load_world
 from play.locks import lock_backend
-from play.providers import ProviderConfig, build_provider
-from studio.evaluations import choices
+from play.providers import ProviderConfig
+from studio.evaluations import choices, spending
 from studio.evaluations.models import GAME_ENDED, Evaluation, EvaluationAction, EvaluationGame
 
 LEASE_PREFIX = "evaluation-game:"
@@ -60,6 +61,8 @@ class Plan:
     secrets: tuple[str, ...] = ()
     seed: int = 0
     number: int = 0
+    # What each request to the site's key counts against (studio.evaluations.spending).
+    limits: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -105,7 +108,7 @@ def world_of(evaluation: Evaluation) -> WorldDefinition:
 
 def prepare(game_id: int, index: int) -> Plan | str:
     """What action ``index`` needs, or why nothing is to be played."""
-    game = EvaluationGame.objects.select_related("evaluation").get(pk=game_id)
+    game = EvaluationGame.objects.select_related("evaluation__owner").get(pk=game_id)
     evaluation = game.evaluation
     if game.action_rows.filter(index=index).exists():
         return "recorded"
@@ -141,6 +144,7 @@ def _plan(evaluation: Evaluation, game: EvaluationGame, index: int) -> Plan:
         secrets=tuple(str(s) for s in evaluation.secrets),
         seed=evaluation.seed,
         number=game.number,
+        limits=spending.owner_limits(evaluation.owner),
     )
 
 
@@ -173,7 +177,7 @@ def stop_for_budget(evaluation: Evaluation) -> None:
 
 async def play(plan: Plan) -> Outcome:
     """The player's move (auto-play), the action, then the detectors and the judge."""
-    master = build_provider(plan.master)
+    master = spending.build(plan.master, plan.limits)
     character = first_character(plan.world)
     table = Table(
         plan.world,
@@ -202,7 +206,9 @@ async def _move(plan: Plan, character: str | None) -> tuple[str, str | None, Usa
         return plan.route_action, None, Usage()
     last = plan.earlier[-1] if plan.earlier else None
     player = (
-        ModelPlayer(build_provider(plan.player)) if plan.player is not None else ScriptedPlayer()
+        ModelPlayer(spending.build(plan.player, plan.limits))
+        if plan.player is not None
+        else ScriptedPlayer()
     )
     rng = move_rng(plan.seed, plan.number, plan.index)
     move = await next_move(player, plan.world, plan.state, character, last, rng)
@@ -210,7 +216,9 @@ async def _move(plan: Plan, character: str | None) -> tuple[str, str | None, Usa
 
 
 def _judge(plan: Plan) -> Judge:
-    return ModelJudge(build_provider(plan.judge)) if plan.judge is not None else OfflineJudge()
+    if plan.judge is None:
+        return OfflineJudge()
+    return ModelJudge(spending.build(plan.judge, plan.limits))
 
 
 # --- writing ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ action (studio.evaluations.steps) and queues the game's next one, so a worker th
 most the action it was playing: ``acks_late`` with ``reject_on_worker_lost`` hands it to another
 worker, which skips it if it was stored meanwhile. A provider error that may pass is retried
 with exponential backoff; past the retries the action is stored as failed and its game ends.
+A request the site key's quota or budget refuses (studio.evaluations.spending) stops the run.
 When every game has ended, ``finish_evaluation`` measures κ and closes the run.
 ``clean_stale_evaluations`` (Celery beat) closes runs whose workers stopped reporting.
 """
@@ -30,6 +31,7 @@ from play.locks import lock_ttl_ms
 from studio.evaluations.agreement import measure_agreement
 from studio.evaluations.choices import ChoiceError
 from studio.evaluations.models import GAME_ENDED, Evaluation
+from studio.evaluations.spending import OutOfQuota, stop_for_quota
 from studio.evaluations.steps import (
     Busy,
     all_games_ended,
@@ -102,6 +104,9 @@ def play_action(self: Any, game_id: int, index: int) -> str:
     except ChoiceError as exc:
         record_failure(game_id, index, str(exc))
         what = "failed"
+    except OutOfQuota as exc:  # the site key's quota or budget is gone: the run stops here
+        stop_for_quota(evaluation_of(game_id), exc.reason)
+        what = "quota"
     _carry_on(game_id, index, what)
     return what
 

@@ -27,6 +27,7 @@ from studio.evaluations.reporting import (
     side_by_side,
 )
 from studio.evaluations.service import cancel_evaluation, progress_of, start_evaluation
+from studio.evaluations.spending import Refused
 from studio.models import World
 from studio.views.common import AuthedRequest, posted, render_page
 from studio.worlds import world_to_definition
@@ -51,8 +52,12 @@ def evaluation_list(request: AuthedRequest, world_id: int) -> HttpResponse:
         posted(request), user_id=request.user.pk, world=world, definition=world_to_definition(world)
     )
     if request.method == "POST" and form.is_valid():
-        evaluation = start_evaluation(request.user, world, form.request())
-        return redirect("studio:evaluation", world.pk, evaluation.pk)
+        try:
+            evaluation = start_evaluation(request.user, world, form.request())
+        except Refused as exc:  # the site key's quota or budget, with the numbers
+            form.add_error(None, str(exc))
+        else:
+            return redirect("studio:evaluation", world.pk, evaluation.pk)
     return _list_page(request, world, form, status=400 if request.method == "POST" else 200)
 
 

@@ -14,6 +14,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from studio import signups
 from studio.throttle import client_address, lockout_message, lockout_seconds
 from studio.tokens import DEFAULT_LIFETIME_DAYS, LIFETIME_DAYS
 
@@ -26,9 +27,22 @@ _days = lazy(_day_count, str)  # the choices are built at import, before any lan
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    """Refuses at once, with the wait, while the client's address may not sign up (studio.signups);
+    ``signups.sign_up`` counts the account when it saves it."""
+
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username",)
+
+    def __init__(self, *args: Any, address: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.address = address
+
+    def clean(self) -> dict[str, Any]:
+        seconds = signups.wait_seconds(self.address)
+        if seconds:
+            raise ValidationError(signups.refusal(seconds), code="throttled")
+        return super().clean() or {}
 
 
 class ThrottledLoginMixin:

@@ -13,6 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from studio.forms import SignupForm, TokenForm
 from studio.models import ApiToken
+from studio.signups import sign_up
+from studio.throttle import client_address
 from studio.tokens import create_token, revoke_token
 from studio.views.common import AuthedRequest, Request, posted, render_page
 
@@ -21,9 +23,10 @@ from studio.views.common import AuthedRequest, Request, posted, render_page
 def signup(request: Request) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("studio:world_list")
-    form = SignupForm(posted(request))
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
+    address = client_address(request)  # sign-ups count per address (studio.signups)
+    form = SignupForm(posted(request), address=address)
+    user = sign_up(form, address) if request.method == "POST" and form.is_valid() else None
+    if user is not None:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Fabula, %(name)s.") % {"name": user.username})
         return redirect("studio:world_list")

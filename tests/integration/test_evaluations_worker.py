@@ -72,6 +72,7 @@ def env(model: ModelServer, broker: RedisServer) -> dict[str, str]:
         FABULA_BASE_URL=model.openai_url,
         FABULA_MODEL="test-model",
         FABULA_API_KEY="sk-test",
+        FABULA_NEW_ACCOUNT_DAILY_QUOTA="0",
         FABULA_TURN_LOCK_TTL_MS="3000",
         CELERY_VISIBILITY_TIMEOUT="5",
         CELERY_RESTORE_INTERVAL="1",
@@ -83,6 +84,8 @@ def run_factory(alice: Any, model: ModelServer, broker: RedisServer, settings: A
     """Start an auto-play run of Brackenford as the start page does, queued on ``broker``."""
     settings.FABULA_ALLOW_PRIVATE_MODEL_HOSTS = True
     settings.FABULA_PROVIDER, settings.FABULA_MODEL = "openai", "test-model"
+    # Alice signed up today: her first-day share (20) is smaller than this run's estimate (24).
+    settings.FABULA_NEW_ACCOUNT_DAILY_QUOTA = 0
     save_provider_setting(
         alice,
         provider="anthropic",

@@ -49,6 +49,9 @@ def site_model(settings, model):
     settings.FABULA_PROVIDER_RETRIES = 0
     settings.FABULA_EVAL_RETRY_BASE = 0
     settings.FABULA_ALLOW_PRIVATE_MODEL_HOSTS = True
+    # The cast signed up today; a new account's smaller share is tested apart
+    # (test_evaluation_budget.py).
+    settings.FABULA_NEW_ACCOUNT_DAILY_QUOTA = 0
     return model
 
 
