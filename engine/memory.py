@@ -225,7 +225,7 @@ async def write_work(
     blocks = []
     for scene in work.scenes:
         heading = scene_heading(gm, scene, world.language)
-        passages = scene_passages(scene, work.character_id)
+        passages = scene_passages(gm, scene, work.character_id, world.language)
         done = await summarise(passages, provider, memory=memory, model=model, heading=heading)
         blocks.append(Summary(with_heading(heading, done.text), done.source, done.usage))
     return blocks

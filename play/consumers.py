@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_SIGNED_OUT = 4401  # the user logged out, or this socket's Django session ended
+CLOSE_REMOVED = 4410  # the host removed this session's player from his table (play.table_host)
 
 
 class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -107,6 +108,11 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         for frame in event.get("frames", []):
             for text in framing.texts(frame):
                 await self.send(text_data=text)
+
+    async def play_removed(self, event: dict[str, Any]) -> None:
+        """The host removed this session's player from the table: this socket stops at once."""
+        await self.disconnect(CLOSE_REMOVED)
+        await self.close(code=CLOSE_REMOVED)
 
     async def _join_seat_group(self, session_id: str) -> None:
         """Where another player's turn at this session's table reaches this socket. A channel

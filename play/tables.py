@@ -17,8 +17,9 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from engine.session import SessionState
 from engine.world import WorldDefinition
@@ -49,12 +50,25 @@ _LOCK_KEY = Prepared(
     lambda q: Seat.objects.filter(session_id=q.session_id).values("table__host_id")[:1]
 )
 _LEFT_SEAT = Prepared(
-    lambda q: Seat.objects.filter(session_id=q.session_id, left_at__isnull=False).values("pk")[:1]
+    lambda q: Seat.objects.filter(session_id=q.session_id, left_at__isnull=False).values(
+        "character_id"
+    )[:1]
 )
+REMOVED = gettext_noop("The host removed you from this table.")
 
 
 def seat_of(session_id: Any) -> Seat | None:
     return _SEAT.first(session_id=session_id)
+
+
+def was_removed(seat: Seat) -> bool:
+    """The host removed him (play.table_host): his seat keeps no character; he may not sit
+    again, whatever link he holds."""
+    return not seat.active and not seat.character_id
+
+
+def removed_from(table: Table, user: Any) -> bool:
+    return table.seats.filter(user=user, left_at__isnull=False, character_id="").exists()
 
 
 def is_seated(session_id: Any) -> bool:
@@ -146,6 +160,8 @@ def join_table(user: Any, table: Table, character_id: str) -> Session:
         seat = table.seats.filter(user=user).select_related("session").first()
         if seat is not None and seat.active:
             return seat.session
+        if seat is not None and was_removed(seat):
+            raise PlayError(gettext(REMOVED))
         if character_id not in dict(free_characters(table)):
             raise PlayError(gettext("Somebody else plays this character."), field="character")
         try:
@@ -169,7 +185,8 @@ def _sit(user: Any, table: Table, host: Session, seat: Seat | None, character_id
             owner=user,
             title=host.title,
             mode=host.mode,
-            dice_seed=host.dice_seed,
+            # a seed of his own: the host's would let him predict the table's rolls (issue 32 §3)
+            dice_seed=secrets.randbits(48),
             persona_data={"name": user.get_username()},
         )
         Seat.objects.create(table=table, session=session, user=user, character_id=character_id)
@@ -192,8 +209,12 @@ def leave_table(session: Session) -> Table:
 
 
 def ensure_may_act(session: Session) -> None:
-    """A player who left the table reads his history but acts no more (the world went on)."""
-    if _LEFT_SEAT(session_id=session.pk):
+    """A player who left the table, or was removed, reads his history but acts no more (the
+    world went on)."""
+    left = _LEFT_SEAT.first(session_id=session.pk)
+    if left is not None and not left["character_id"]:
+        raise PlayError(gettext(REMOVED))
+    if left is not None:
         raise PlayError(gettext("You left this table; join it again from the invitation."))
 
 
@@ -309,9 +330,13 @@ def page_info(session: Session) -> dict[str, Any] | None:
             and world.game_master is not None
         )
         return {"players": [], "host": True, "active": True} if can_open else None
+    host = seat.table.host_id == session.pk
     return {
         "players": players(seat.table),
-        "host": seat.table.host_id == session.pk,
+        "host": host,
         "active": seat.active,
+        "removed": was_removed(seat),
         "character": seat.character_id,
+        # the host's own page shows his current link (play.table_host makes a new one)
+        "invite": reverse("play:join", args=[seat.table.invite_token]) if host else "",
     }

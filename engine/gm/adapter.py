@@ -4,7 +4,9 @@ only dispatches; plain worlds keep their path).
 ``Turn.events()`` hands these actions to ``engine.gm.play.play_gm_action``: a ``message`` (its
 text), a ``regenerate`` (the history's last player message), and an ``action`` whose
 ``action_id`` is ``roll`` or ``click:location:<id>`` / ``click:point:<id>``, or that carries
-text. ``start``, ``continue`` and other actions keep the plain pipeline. The turn yields the
+text. A ``continue`` is refused (``TurnFailed``): a model's plain continuation would bypass the
+tools, the closure check and the directive rule (issue 32 finding 11: a directive in it was
+applied). ``start`` keeps the plain pipeline (the authored greeting). The turn yields the
 narration (an engine template as one ``Delta``; the master's in pieces, streamed only once the
 closure check has passed: tool traffic is never shown), the suggestions as a ``ChoicesEvent``,
 then ``Done`` with a
@@ -18,16 +20,20 @@ from collections.abc import AsyncIterator
 
 from engine.gm.play import GMAction, GMActionResult, GMError, play_gm_action
 from engine.gm.report import narration_pieces
+from engine.gm.words import lexicon
 from engine.llm.base import ProviderError
 from engine.turn import ChoicesEvent, Delta, Done, Turn, TurnEvent, TurnFailed, TurnResult
 
 ROLL = "roll"
 CLICK = "click:"
+CONTINUE = {"continue": True}
 
 
 def gm_action_of(turn: Turn) -> GMAction | None:
     """The game-master action a turn stands for, or None to keep the plain pipeline."""
     action = turn.action
+    if action.kind == "continue":
+        return dict(CONTINUE)  # refused by gm_events: never the plain pipeline
     if action.kind == "message":
         return action.text
     if action.kind == "regenerate":
@@ -45,6 +51,8 @@ def gm_action_of(turn: Turn) -> GMAction | None:
 
 async def gm_events(turn: Turn, action: GMAction) -> AsyncIterator[TurnEvent]:
     """Play ``action`` for the turn's character; TurnFailed when it cannot be played."""
+    if action == CONTINUE:
+        raise TurnFailed(lexicon(turn.world.language or "en").t("no_continue"))
     played = await _play(turn, action)
     state = played.state
     state.turn += 1

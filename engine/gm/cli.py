@@ -27,7 +27,7 @@ character, a bad script.
 [{"name", "arguments", "ok", "error"}]``, ``"closure": {"ok", "violations": [...]}`` and
 ``"attempts"``. A bad R.json, or replies exhausted before the script ends, exits 1 saying so.
 ``--trace`` prints every model request (messages, tools, tool choice) to stderr as JSON lines,
-each labelled with its ``director``: game, story, scene (``engine.gm.directors``) or master.
+each labelled with its ``director``: game, story, scene, ooc (``engine.gm.directors``) or master.
 """
 
 from __future__ import annotations

@@ -144,19 +144,46 @@ def _strings(values: Iterable[object]) -> list[str]:
 
 def unknown_place(n: Narration, facts: TurnFacts, scene: Scene) -> bool:
     """A place noun ("trapdoor", "crypt", "escalera", "密道") that nothing the character can know
-    of here has in its name or description: an invented point, or a hidden one not found.
+    of here has in its name or description: an invented point, or a hidden one not found. In
+    the narrator's own words (quotes aside: people know their world) the places counted are
+    those the character knows, and naming one he has not discovered fires too (issue 32).
 
     The narration is read first (a few nouns at most are in it); the world's places are folded
     into one text only when one is, and each noun is looked up in it once."""
-    asked = ("?", "？")
-    sentences = [s for s in n.sentences() if not any(q in s for q in asked)]
-    said = [w for w in n.words.list("place_nouns") if any(n.said(s, w) for s in sentences)]
-    if not said:
+    told = n.sentences(quotes=False)
+    if _names_undiscovered(told, scene, n.spaced):
+        return True
+    nouns = n.words.list("place_nouns")
+    said = [w for w in nouns if any(n.said(s, w) for s in _statements(n.sentences()))]
+    mine = [w for w in nouns if any(n.said(s, w) for s in _statements(told))]
+    if not said and not mine:
         return False
-    known = _known_places_text(scene, facts)
+    steps = ""
     if any(e.direction in ("up", "down") for e in scene.exits()):
-        known += " " + fold(" ".join(n.words.list("exit_nouns")))  # a way up or down has steps
-    return any(not _in_text(known, noun, n.spaced) for noun in said)
+        steps = " " + fold(" ".join(n.words.list("exit_nouns")))  # a way up or down has steps
+    known = _known_places_text(scene, facts) + steps
+    if any(not _in_text(known, noun, n.spaced) for noun in said):
+        return True
+    if not mine:
+        return False
+    known = _known_places_text(scene, facts, discovered=True) + steps
+    return any(not _in_text(known, noun, n.spaced) for noun in mine)
+
+
+def _statements(sentences: list[str]) -> list[str]:
+    return [s for s in sentences if not any(q in s for q in ("?", "？"))]
+
+
+def _names_undiscovered(sentences: list[str], scene: Scene, spaced: bool) -> bool:
+    """The narrator names a place of the world the character has not discovered (a one-word
+    name only when written as one, capitalised: "you vault the bar" names no Vault)."""
+    names = [p.name for p in scene.gm.locations if p.name.strip() and not scene.knows_place(p.id)]
+    for sentence in sentences:
+        for name in names:
+            for start, _ in spans(sentence, name, spaced):
+                if not spaced or len(name.split()) > 1 or sentence[start].isupper():
+                    return True
+    return False
 
 
 def _in_text(known: str, noun: str, spaced: bool) -> bool:
@@ -168,11 +195,14 @@ def _in_text(known: str, noun: str, spaced: bool) -> bool:
     return any(folded_spans(known, form, spaced) for form in forms if form)
 
 
-def _known_places_text(scene: Scene, facts: TurnFacts) -> str:
-    """Everything the world lets him speak of as a place now, as one folded text."""
+def _known_places_text(scene: Scene, facts: TurnFacts, *, discovered: bool = False) -> str:
+    """Everything the world lets him speak of as a place now, as one folded text (with
+    ``discovered``, of the world's places only those the character knows)."""
     gm, here = scene.gm, scene.location
     parts = [here.description, *here.ambient]
     for place in gm.locations:
+        if discovered and not scene.knows_place(place.id):
+            continue
         parts += [place.name, *place.aliases, *(p.name for p in place.points)]
         parts += [a for p in place.points for a in p.aliases]
     for point in scene.points():

@@ -29,6 +29,7 @@ from engine.gm.closure import TurnFacts, check_closure, fallback_closure
 from engine.gm.dice import Roll
 from engine.gm.report import Closure, MasterTurn, ToolReport, narration_pieces
 from engine.gm.scene import Scene
+from engine.gm.scrub import strip_directives
 from engine.gm.suggest import offline_suggestions
 from engine.gm.tools import LOG_EVENT, ToolOutcome, execute, tool_schemas
 from engine.llm.base import ChatRequest, Provider, Usage
@@ -202,7 +203,7 @@ class _Loop:
     def close(self, call: ToolCall) -> dict[str, Any]:
         """Check the narration first, then let ``log_event`` apply it."""
         self.turn.attempts += 1
-        narration = str(call.arguments.get("narration") or "").strip()
+        narration = strip_directives(str(call.arguments.get("narration") or "")).strip()
         if not narration:
             return self.refuse(call, "empty")
         report = check_closure(narration, self.facts(), self.scene)

@@ -88,7 +88,12 @@ def _attack(scene: Scene, pending: PendingCheck) -> RollOutcome:
             verb=scene.world_lex.name("verbs", "attack"),
             outcome=scene.world_lex.name("outcomes", roll.outcome),
             heard_by=_heard_by(scene),
-            data={"target": pending.target, "total": roll.total, "natural": roll.natural},
+            data={
+                "target": pending.target,
+                "total": roll.total,
+                "natural": roll.natural,
+                "outcome": roll.outcome,  # a hit on another player's character (tools.seats)
+            },
         )
     )
     return out
@@ -172,6 +177,7 @@ def _check(scene: Scene, pending: PendingCheck) -> RollOutcome:
                 "dc": dc,
                 "natural": roll.natural,  # a natural 20 opens a secret (decision 11)
                 "target": pending.target,
+                "outcome": roll.outcome,  # a success against another player's (tools.seats)
             },
         )
     )

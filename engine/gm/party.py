@@ -29,6 +29,7 @@ from engine.gm.moves import languages_from
 from engine.gm.partybook import partybook
 from engine.gm.phrasebook import Phrasebook, phrasebook
 from engine.gm.scene import MoveResult, Scene
+from engine.gm.seen import SEEN
 from engine.gm.state import GMEvent, characters_at, log_event, npcs_at
 from engine.gm.talk import talk_target
 from engine.gm.tools.base import label
@@ -99,14 +100,18 @@ def join(scene: Scene, text: str, current: int) -> MoveResult:
     npc, other = (named or talking)[0]
     witnesses = scene.witnesses()
     world_book = partybook(scene.world_lex.language)
+    text = world_book.t(
+        "ev_join", actor=scene.name, npc=label(scene, npc, witnesses, _words(scene))
+    )
     event = log_event(
         scene.state,
         "action",
         scene.character_id,
         scene.me.location,
-        world_book.t("ev_join", actor=scene.name, npc=label(scene, npc, witnesses, _words(scene))),
+        text,
         seen_by=witnesses,
-        data={talks.TALK: npc.id, "said": ["join"], "escalation": 0, "errand": ""},
+        # the engine's own line: the others read it (engine.gm.seen), never a typed input
+        data={talks.TALK: npc.id, "said": ["join"], "escalation": 0, "errand": "", SEEN: [text]},
         at=scene.at,
     )
     pc = scene.gm.characters_by_id[other].name

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.gm.clues import clue_status
 from engine.gm.scene import Scene
+from engine.gm.seen import witnessed
 from engine.gm.state import GMState, npc_place
 from engine.gm.trust import TONES, rank, trust_level
 from engine.gm.views import (
@@ -51,10 +52,12 @@ def perceive(
     *,
     location: str | None = None,
     values: Mapping[str, Any] | None = None,
+    language: str | None = None,
 ) -> SceneView:
     """Project what ``character_id`` perceives (at ``location``, if given: the studio preview).
 
-    ``values`` are the world's variable values, for clue conditions. KeyError for an unknown
+    ``values`` are the world's variable values, for clue conditions; ``language`` the world's,
+    in which the lines he perceived of the others' events are told. KeyError for an unknown
     character or location.
     """
     if location is not None:
@@ -80,7 +83,7 @@ def perceive(
         sounds=tuple(SoundView(line) for line in scene.location.ambient),
         clues=_clues(scene, npcs, values),
         errands=_errands(scene),
-        events=_events(state, character_id),
+        events=_events(gm, state, character_id, language or "en"),
         no_witness=not npcs and not others and not scene.location.witness,
         pending=_pending(scene),
     )
@@ -178,17 +181,19 @@ def _errands(scene: Scene) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _events(state: GMState, character_id: str) -> tuple[EventView, ...]:
+def _events(gm: GameMaster, state: GMState, character_id: str, lang: str) -> tuple[EventView, ...]:
+    """The last events he perceived, each as he perceived it (``engine.gm.seen``): another
+    player's typed input never, an NPC by the name he knows, a sound elsewhere as a sound."""
+    me = state.characters[character_id]
     out: list[EventView] = []
     for event in reversed(state.events):
-        band: Band
-        if character_id in event.seen_by:
-            band = "seen"
-        elif character_id in event.heard_by:
-            band = "heard"
-        else:
+        band: Band = "seen" if character_id in (event.actor, *event.seen_by) else "heard"
+        lines = witnessed(
+            gm, character_id, event, lang, known=me.known_names, places=me.known_places
+        )
+        if not lines:
             continue
-        out.append(EventView(event.day, event.time_of_day, event.text, band))
+        out.append(EventView(event.day, event.time_of_day, " ".join(lines), band))
         if len(out) == LAST_EVENTS:
             break
     return tuple(reversed(out))

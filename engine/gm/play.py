@@ -28,6 +28,7 @@ from datetime import datetime
 from random import Random
 from typing import Any
 
+from engine.gm.aloud import others_see, private
 from engine.gm.brief import brief
 from engine.gm.delivery import delivered_to
 from engine.gm.dice import Roll
@@ -43,6 +44,7 @@ from engine.gm.result import GMActionResult as GMActionResult
 from engine.gm.result import Kind as Kind
 from engine.gm.risk import RiskyAction, classify_risky, plan_risk
 from engine.gm.scene import MoveResult, Scene
+from engine.gm.scrub import scrub_result
 from engine.gm.space import suggest
 from engine.gm.state import GMEvent, GMState, PendingCheck, clone_gm_state, initial_gm_state
 from engine.gm.suggest import offline_suggestions
@@ -119,6 +121,7 @@ async def play_gm_action(
     result = await run.play()
     result.location = gm_state.characters[character_id].location
     result.delivered_to = delivered_to(world, result, character_id, first)  # by perception
+    scrub_result(result, first)  # no directive is shown, nor applied (engine.gm.scrub)
     return result
 
 
@@ -148,7 +151,9 @@ class _Run:
         self.provider = provider
         self.language = lexicon(language or world.language or "en").language
         self.at = clock().isoformat() if clock else None
-        view = perceive(self.gm, self.gm_state, character_id, values=state.values)
+        view = perceive(
+            self.gm, self.gm_state, character_id, values=state.values, language=world.language
+        )
         self.context = scene_context(view)
         self.request = ChatRequest.from_settings([], None, world.settings)
 
@@ -298,7 +303,9 @@ class _Run:
         changes: dict[str, Any] = {}
         self.clear_pending(changes)
         event = scene.log("action", "ev_action", text=text)
-        talk = start_talk(scene, text, event)  # words to an NPC: its five-slot talk script
+        # words to an NPC: its five-slot talk script (not words he keeps to himself)
+        talk = None if private(text, scene.lex.language) else start_talk(scene, text, event)
+        others_see(scene, text, event, talk.npc if talk else None)  # never what he typed
         done = self.result("master", "", self.language, events=[event], changes=changes)
         if not self.live:
             # The offline master: a plain closure and 2-3 suggestions, at zero cost; an NPC

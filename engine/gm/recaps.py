@@ -8,7 +8,8 @@ end closes the one in progress. At a scene's end each NPC that perceived some of
 it (``engine.gm.memory``, so the forgetting and the caps of seed 001 hold): one sentence about
 the character made only of the events that NPC perceived, so no NPC remembers a scene, or a part
 of one, it was not in. The scene's recap for the session memory (``engine.memory``) is made of
-what the character perceived.
+what the character perceived. Both read each event as that witness perceived it
+(``engine.gm.seen``): another player's typed input never, an NPC by the name he knows.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.gm.memory import remember
+from engine.gm.seen import witnessed
 from engine.gm.state import GMEvent, GMState
 from engine.gm.words import lexicon
 from engine.gm.world import GameMaster
@@ -35,6 +37,8 @@ class SceneRecord:
     day: int
     time_of_day: str
     events: tuple[GMEvent, ...]
+    known: tuple[str, ...] = ()  # the NPCs whose names the character knows (as it is recapped)
+    places: tuple[str, ...] = ()  # and the places he knows
 
     @property
     def last_event(self) -> int:
@@ -54,22 +58,24 @@ def scenes_since(state: GMState, character_id: str, after_event: int = 0) -> lis
     """The scenes of the events after ``after_event`` that ``character_id`` perceived."""
     scenes: list[SceneRecord] = []
     run: list[GMEvent] = []
+    me = state.characters.get(character_id)
+    knew = (tuple(me.known_names), tuple(me.known_places)) if me is not None else ((), ())
     for event in state.events:
         if event.id <= after_event or not perceived(event, character_id):
             continue
         key = (event.location, event.day, event.time_of_day)
         if run and (run[0].location, run[0].day, run[0].time_of_day) != key:
-            scenes.append(_record(run))
+            scenes.append(_record(run, *knew))
             run = []
         run.append(event)
     if run:
-        scenes.append(_record(run))
+        scenes.append(_record(run, *knew))
     return scenes
 
 
-def _record(run: list[GMEvent]) -> SceneRecord:
+def _record(run: list[GMEvent], known: tuple[str, ...], places: tuple[str, ...]) -> SceneRecord:
     first = run[0]
-    return SceneRecord(first.location, first.day, first.time_of_day, tuple(run))
+    return SceneRecord(first.location, first.day, first.time_of_day, tuple(run), known, places)
 
 
 def ended_scenes(state: GMState, character_id: str, after_event: int = 0) -> list[SceneRecord]:
@@ -92,9 +98,17 @@ def scene_heading(gm: GameMaster, scene: SceneRecord, language: str | None = Non
     return f"{name} · {lex.name('times', scene.time_of_day)}, {day}"
 
 
-def scene_passages(scene: SceneRecord, who: str) -> list[Message]:
-    """What ``who`` perceived of the scene, one narration per event, for a summary."""
-    return [Message("assistant", e.text) for e in scene.events if perceived(e, who) and e.text]
+def scene_passages(
+    gm: GameMaster, scene: SceneRecord, who: str, language: str | None = None
+) -> list[Message]:
+    """What the character ``who`` perceived of the scene, one narration per event, for a
+    summary."""
+    out = []
+    for event in scene.events:
+        lines = witnessed(gm, who, event, language or "en", known=scene.known, places=scene.places)
+        if lines:
+            out.append(Message("assistant", "\n".join(lines)))
+    return out
 
 
 def npcs_in(gm: GameMaster, scene: SceneRecord) -> list[str]:
@@ -110,7 +124,13 @@ def npcs_in(gm: GameMaster, scene: SceneRecord) -> list[str]:
 def recollection(gm: GameMaster, scene: SceneRecord, npc_id: str, language: str | None) -> str:
     """The sentence ``npc_id`` keeps of the scene: its place and time, then what it perceived
     (at most ``MEMORY_CHARS`` characters)."""
-    seen = [" ".join(e.text.split()) for e in scene.events if perceived(e, npc_id) and e.text]
+    lang = language or "en"
+    seen = [
+        " ".join(" ".join(witnessed(gm, npc_id, e, lang)).split())
+        for e in scene.events
+        if perceived(e, npc_id)
+    ]
+    seen = [line for line in seen if line]
     text = f"{scene_heading(gm, scene, language)}: {' '.join(seen)}"
     return text if len(text) <= MEMORY_CHARS else text[: MEMORY_CHARS - 1].rstrip() + "…"
 

@@ -79,6 +79,14 @@ class Scene:
         location = self.gm.locations_by_id.get(location_id)
         return location.name if location else location_id
 
+    def knows_place(self, location_id: str) -> bool:
+        """Whether the character may hear a place named: where he is, a place he has been to or
+        been told of, or where a way he sees here leads (issue 32: an undiscovered place is
+        never named, not even in a refusal)."""
+        if location_id == self.me.location or location_id in self.me.known_places:
+            return True
+        return any(way.to == location_id for way in self.exits())
+
     # --- space ------------------------------------------------------------------------------
 
     def exits(self, location: Location | None = None) -> list[Exit]:
@@ -151,6 +159,13 @@ class Scene:
         if key not in self._npcs:
             self._npcs[key] = npcs_at(self.gm, self.state, key[0])
         return self._npcs[key]
+
+    def npc_names_known(self, npc: Npc) -> list[str]:
+        """What the character can call an NPC: its trade, and its name and aliases once he
+        knows them (without a trade it goes by its name). A name he never learnt matches
+        nobody, so what the player types cannot test a guess."""
+        names = [self.npc_label(npc), *([npc.trade] if npc.trade else [])]
+        return names + (npc.aliases if npc.id in self.me.known_names else [])
 
     def npc_label(self, npc: Npc) -> str:
         """Its name once the character knows it, else its trade (seed 001 "por su oficio")."""

@@ -3,7 +3,8 @@ salir", "clic en el tablero"; GAME_MASTER.md GM-D-5, decisions 2, 4, 5).
 
 Going takes an exit by its direction, its destination's name or a point of the place; the
 destination is described from the world's data. Travel time is the exit's (only the engine
-moves the clock). A locked or unknown way is refused with the ways there are.
+moves the clock). A locked or unknown way is refused with the ways there are; a place the
+character has not discovered is never named in a refusal ("somewhere you don't know").
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ def go(move: EngineMove, scene: Scene) -> MoveResult:
         return MoveResult("ask", lex.t("ask_go", options=scene.exit_options()))
     if target in lex.back:
         return back(move, scene)
+    if move.text in scene.gm.locations_by_id and not scene.knows_place(move.text):
+        return _refused(scene, "place_unknown")  # the master's id, never turned into a name
     direction = lookup(lex, target, lex.directions)
     if direction is not None:
         way = next((e for e in scene.exits() if e.direction == direction), None)
@@ -233,8 +236,10 @@ def click(move: EngineMove, scene: Scene) -> MoveResult:
         if where == scene.location.id:
             return look(EngineMove("look", "", move.language), scene)
         way = next((e for e in scene.exits() if e.to == where), None)
-        if way is None:
+        if way is None and scene.knows_place(where):
             return _refused(scene, "not_adjacent", place=scene.place_name(where))
+        if way is None:
+            return _refused(scene, "place_unknown")
         return through(scene, way)
     point = next((p for p in scene.points() if p.id == target.get("point")), None)
     if point is None:

@@ -23,7 +23,6 @@ from engine.gm.moves import languages_from
 from engine.gm.scene import Scene
 from engine.gm.talk_read import Slot, errand_slot, first_kind, read_said, tell_for, urgent
 from engine.gm.talkbook import says_any, talkbook
-from engine.gm.tools.refs import npc_names
 from engine.gm.trust import rank, trust_level
 from engine.gm.trust_rules import word_moves
 from engine.gm.world import Npc, TrustLevel
@@ -81,12 +80,14 @@ def speech_like(text: str, language: str | None) -> bool:
 
 
 def talk_target(scene: Scene, text: str, current: int) -> Npc | None:
-    """The NPC this input talks to: one present that it names; else, when it sounds like
-    talk, the one he is talking with, or the only one here. Animals and the fallen do not talk."""
+    """The NPC this input talks to: one present that it names as the character knows it (a
+    name he never learnt names nobody); else, when it sounds like talk, the one he is talking
+    with, or the only one here. Animals and the fallen do not talk."""
     present = [
         n for n in scene.npcs() if n.kind != "animal" and scene.state.npc_hp.get(n.id, n.hp) > 0
     ]
-    named = mentioned(text, [(n.id, npc_names(n)) for n in present], scene.lex.spaced)
+    people = [(n.id, scene.npc_names_known(n)) for n in present]
+    named = mentioned(text, people, scene.lex.spaced)
     if len(named) == 1:
         return scene.gm.npcs_by_id[named[0]]
     if named or not speech_like(text, scene.lex.language):

@@ -56,8 +56,8 @@ class ChatRequest:
     tools: list[dict[str, Any]] | None = None
     tool_choice: str | dict[str, str] | None = None
     cache_tail: bool = False
-    # Which director made the request (engine.gm.directors: "game", "story", "scene"); None for
-    # the one tool-calling master. Never sent to an API; --trace prints it.
+    # Which director made the request (engine.gm.directors: "game", "story", "scene", "ooc"); None
+    # for the one tool-calling master. Never sent to an API; --trace prints it.
     director: str | None = None
 
     @classmethod

@@ -136,6 +136,7 @@ def client_strings() -> dict[str, str]:
         "tableHost": _("host"),
         "tableOnline": _("online"),
         "tableAway": _("away"),
+        "removed": _("The host removed you from this table."),
         "error": _("Something went wrong."),
         "empty": _("The story has not begun. Say something."),
         "you": _("You"),

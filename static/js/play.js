@@ -306,6 +306,10 @@
         self.setConn("gone");
         return;
       }
+      if (event.code === 4410) {  // the host removed this player from the table (play.table_host)
+        self.setConn("removed");
+        return;
+      }
       if (event.code === 4401) {  // signed out (here or elsewhere): reconnecting would not help
         self.setConn("signedOut");
         return;
@@ -346,6 +350,7 @@
         : t(root, "reconnecting", "Reconnecting…"),
       gone: t(root, "gone", "This session is not available."),
       signedOut: t(root, "signedOut", "You signed out. Log in again to keep playing."),
+      removed: t(root, "removed", "The host removed you from this table."),
     }[state];
     if (this.dom.connText) this.dom.connText.textContent = text;
     this.root.classList.toggle("is-offline", state !== "online");
@@ -1221,9 +1226,22 @@
       li.appendChild(el("span", "muted small", who));
       var state = p.online ? t(root, "tableOnline", "online") : t(root, "tableAway", "away");
       li.appendChild(el("span", "visually-hidden", " " + state));
+      if (!p.host) appendRemoveForm(root, li, String(p.character || ""));
       list.appendChild(li);
     });
   };
+
+  // The host's "Remove" beside each other player: a copy of the server's form (play.table_host).
+  function appendRemoveForm(root, li, character) {
+    var template = root.querySelector("template[data-remove-player-form]");
+    if (!template || !template.content) return;
+    var form = template.content.firstElementChild.cloneNode(true);
+    var input = form.querySelector("input[name=character]");
+    if (input) input.value = character;
+    li.appendChild(document.createTextNode(" "));
+    li.appendChild(form);
+    if (window.htmx) window.htmx.process(form);
+  }
 
   // --- game master: the Roll button, the dice breakdown, the place and its ways -----------------
   // The server decides everything (play.gm); these only show it. World text goes in with

@@ -26,7 +26,9 @@ from django.contrib.auth.models import User
 
 alice = User.objects.create_user("alice", "alice@example.com", "password")
 bob = User.objects.create_user("bob", "bob@example.com", "password")
-print(json.dumps({"alice": login_cookie(alice), "bob": login_cookie(bob)}))
+carol = User.objects.create_user("carol", "carol@example.com", "password")
+print(json.dumps({name: login_cookie(user) for name, user in
+                  [("alice", alice), ("bob", bob), ("carol", carol)]}))
 """
 
 
@@ -111,3 +113,32 @@ def test_two_players_share_a_world_and_each_sees_only_what_his_character_perceiv
     assert "go south" not in bob_text and "go north" not in bob_text
     assert "go west" not in alice_text
     assert alice.errors == [] and bob.errors == []
+
+
+def test_the_host_removes_a_player_whose_page_says_so(browser: Any, server: dict[str, Any]) -> None:
+    """Issue 32 §10: Carol joins after Alice's page loaded; the Remove beside her name comes
+    with the players frame; removing her closes her game and tells her why."""
+    alice = page_of(browser, server, "alice")
+    alice.on("dialog", lambda dialog: dialog.accept())
+    alice.goto(f"{server['base']}/")
+    alice.locator("article.card", has_text="Brackenford").locator("a", has_text="Play").click()
+    alice.select_option("select[name=character]", "ren")
+    alice.click(".start-form button[type=submit]")
+    alice.wait_for_selector(".conn[data-state=online]", timeout=15000)
+    alice.click("[data-invite]")
+    link = alice.locator("[data-invite-link]").input_value()
+
+    carol = page_of(browser, server, "carol")
+    carol.goto(link)
+    carol.check("input[name=character][value=ada]")
+    carol.click(".join-form button[type=submit]")
+    carol.wait_for_selector(".conn[data-state=online]", timeout=15000)
+    online(alice, "ada")
+    alice.click("[data-table-players] [data-character=ada] [data-remove-player]")
+    carol.wait_for_selector(".conn[data-state=removed]", timeout=15000)
+    assert "The host removed you from this table." in str(carol.locator(".conn").text_content())
+    alice.wait_for_selector("[data-table-players] [data-character=ada]", state="detached")
+    carol.reload()
+    carol.wait_for_selector("[data-table-removed]")
+    shot(carol, "table-removed")
+    assert alice.errors == [] and carol.errors == []

@@ -139,25 +139,6 @@ def _told_at_trust(gm: GameMaster, state: GMState, record: SecretRecord, charact
     return rank(trust_level(state, npc, character)) >= TRUST_LEVELS.index(record.detail)
 
 
-def open_to_player(gm: GameMaster, state: GMState, character_id: str) -> set[str]:
-    """The refs the character's player may read: his own sheet, what NPCs told him (their
-    secret, their disclosures at his trust) and the hidden points he found."""
-    found = set(state.characters[character_id].discovered)
-    out = set()
-    for record in secret_inventory(gm):
-        if (
-            (record.kind in ("character", "background") and record.owner == character_id)
-            or (
-                record.kind == "npc"
-                and revealed_to(state, gm.npcs_by_id[record.owner], character_id)
-            )
-            or (record.kind == "disclosure" and _told_at_trust(gm, state, record, character_id))
-            or (record.kind == "hidden-point" and f"{record.owner}:{record.detail}" in found)
-        ):
-            out.add(record.ref)
-    return out
-
-
 def npc_knows(memo: DirectorMemo, track: SceneTrack | None, npc_id: str) -> list[KnownSecret]:
     """What ``npc_id`` knows of the secrets: committed at the end of earlier scenes, and
     revealed in its presence in the scene in progress."""

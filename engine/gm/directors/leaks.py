@@ -8,10 +8,12 @@ phrases (the strings a bench plants, or an author's words that give it away). A 
 when it holds one of the key phrases (case, accents, punctuation, plurals and a word or two in
 between aside; a long key also inside run-together letters, "Sun-Stone"), or a run of three
 content words of the secret's text, or most of the secret's content words at once. The
-pipeline uses it as a second lock on the two texts the Story Director writes for others (the
-synopsis prose and the out-of-character line): a sentence that leaks a secret its reader may
-not know is dropped. The Scene Director's own context needs no such filter: its types have no
-room for a secret (``engine.gm.directors.public``).
+pipeline uses it as a second lock on the one text the Story Director writes for others, the
+synopsis prose: a sentence that leaks a secret its reader may not know is dropped. No player
+reads a text it guards: the line out of character is written from the player's view
+(``engine.gm.directors.ooc``), since a paraphrase gets past any such lexical lock. The Scene
+Director's own context needs no such filter: its types have no room for a secret
+(``engine.gm.directors.public``).
 """
 
 from __future__ import annotations

@@ -4,17 +4,19 @@ vuelve progresivamente más especializado"; issue 12 §1).
 ``direct`` stands in for ``engine.gm.loop.run_master`` when ``gameMaster.settings.directors``
 is on. The **Game Director** runs the tool loop (its brief: ``engine.gm.directors.game``) and
 says whether the input only continues the scene; the engine decides the route. When the plot
-moves, the **Story Director** (everything in view) writes the synopsis, its out-of-character
-line and its notes; the synopsis is held to the state and, as a second lock, any sentence of it
-that gives away a secret the people of the scene do not know is dropped (the line for the
-player likewise). The **Scene Director** then plays the turn from ``project_scene``'s
-secret-free input; its words pass the closure check (one retry, then the Game Director's checked
-account is shown). The narration the player reads is the Scene Director's, followed by what the
+moves, the **Story Director** (everything in view) writes the synopsis and its notes, and may
+ask for a line out of character for the player; the synopsis is held to the state and, as a
+second lock, any sentence of it that gives away a secret the people of the scene do not know is
+dropped. The **Scene Director** then plays the turn from ``project_scene``'s secret-free
+input; its words pass the closure check (one retry, then the Game Director's checked account is
+shown). The narration the player reads is the Scene Director's, followed by what the
 character alone learnt this turn (a clue's text); the logged event carries the Scene Director's
 words, seen only by those who may hear them (a confidence reaches its witnesses; the others see
 that it happened). Revelations join the scene and, at its end, their witnesses' sheets and
 memories (``engine.gm.directors.knowledge``). What the directors did is reported in the turn's
-``changes["directors"]``.
+``changes["directors"]``. When the Story Director asked for a line out of character, a last
+call writes it from what the player knows and was shown (``engine.gm.directors.ooc``): no word
+the Story Director wrote reaches a player, so no filter by string matching is needed there.
 """
 
 from __future__ import annotations
@@ -38,10 +40,10 @@ from engine.gm.directors.knowledge import (
     close_scene,
     confided,
     open_in_scene,
-    open_to_player,
     secret_detector,
     secret_inventory,
 )
+from engine.gm.directors.ooc import ooc_request, parse_ooc, project_player
 from engine.gm.directors.projection import project_scene
 from engine.gm.directors.prompts import words
 from engine.gm.directors.records import DirectorMemo, Revelation, SceneTrack, SceneTurn, Synopsis
@@ -51,6 +53,7 @@ from engine.gm.directors.story import StoryTurn, story_request
 from engine.gm.directors.synopsis import StoryPlan, parse_story, settle, slug
 from engine.gm.directors.turn import apply_scene, private_lines
 from engine.gm.loop import run_master
+from engine.gm.perception import perceive
 from engine.gm.report import MasterTurn
 from engine.gm.scene import Scene
 from engine.gm.tools import ToolCall, ToolOutcome
@@ -140,6 +143,7 @@ class _Turn:
         self.turn = MasterTurn(narration="")
         self.answer = Answer()
         self.mechanics: list[str] = []
+        self.ooc_kind = ""  # the line out of character the Story Director asked for
 
     @property
     def memo(self) -> DirectorMemo:
@@ -165,6 +169,9 @@ class _Turn:
         add_revelations(track, confided(self.gm, self.turn.events))
         reply = await self.play(track)
         self.finish(track, reply)
+        if self.ooc_kind:
+            self.report.ooc = await self.aside(reply)
+        self.turn.changes["directors"] = self.report.to_dict()
         return self.turn
 
     # --- the route -------------------------------------------------------------------------------
@@ -224,7 +231,7 @@ class _Turn:
         add_revelations(track, self.reveals(plan, present))
         self.memo.add_note(plan.notes)
         track.synopsis = self.redact_synopsis(synopsis, track)
-        self.report.ooc = self.redact_ooc(plan.ooc)
+        self.ooc_kind = plan.ooc
         return track
 
     def open(self) -> SceneTrack:
@@ -275,12 +282,6 @@ class _Turn:
         prose, found = detector.redact(synopsis.prose, allowed)
         self.report.redacted += [f"synopsis:{ref}" for ref in found]
         return synopsis.model_copy(update={"prose": prose})
-
-    def redact_ooc(self, line: str) -> str:
-        allowed = open_to_player(self.gm, self.scene.state, self.me)
-        text, found = secret_detector(self.gm).redact(line, allowed)
-        self.report.redacted += [f"ooc:{ref}" for ref in found]
-        return text
 
     # --- the Scene Director ----------------------------------------------------------------------
 
@@ -361,7 +362,24 @@ class _Turn:
             )
         )
         track.npcs = list(dict.fromkeys([*track.npcs, *(n.id for n in self.scene.npcs())]))
-        self.turn.changes["directors"] = self.report.to_dict()
+
+    async def aside(self, reply: SceneReply | None) -> str:
+        """The line out of character, written from the player's view alone (what he perceives
+        and what he read this turn), never from the Story Director's words."""
+        state, gm = self.scene.state, self.gm
+        bubbles = reply.bubbles if reply is not None else ()
+        shown = (self.turn.narration, *(f"{b.name}: {b.text}" for b in bubbles))
+        learnt = [gm.clues_by_id[c] for c in state.characters[self.me].clues if c in gm.clues_by_id]
+        view = project_player(
+            perceive(gm, state, self.me, values=self.scene.values),
+            kind=self.ooc_kind,
+            action=self.action,
+            shown=tuple(s for s in shown if s.strip()),
+            clues=tuple(f"{c.name}: {c.text}" for c in learnt),
+            language=self.scene.lex.language,
+        )
+        self.spend(await complete(self.provider, ooc_request(view, self.request)))
+        return parse_ooc(self.answer.text)
 
     def spend(self, answer: Answer) -> None:
         self.answer = answer

@@ -37,6 +37,7 @@ from engine.gm.memory import memories
 from engine.gm.perception import perceive
 from engine.gm.recaps import SceneRecord, perceived, scene_heading
 from engine.gm.secrets import revealed_to
+from engine.gm.seen import witnessed
 from engine.gm.state import GMEvent, GMState
 from engine.gm.views import NpcView, SceneView
 from engine.gm.world import GameMaster
@@ -203,7 +204,11 @@ def _scenes(
     realmente")."""
     runs: list[list[GMEvent]] = []
     for event in state.events:
-        if event.id >= before or not perceived(event, npc_id) or not _said(event):
+        if (
+            event.id >= before
+            or not perceived(event, npc_id)
+            or not _said(gm, event, npc_id, language)
+        ):
             continue
         key = (event.location, event.day, event.time_of_day)
         last = runs[-1][-1] if runs else None
@@ -218,7 +223,7 @@ def _scenes(
         lines: list[str] = []
         size = 0
         for event in reversed(run):
-            line = " ".join(_said(event).split())[:LINE_CHARS]
+            line = " ".join(_said(gm, event, npc_id, language).split())[:LINE_CHARS]
             size += len(line)
             if lines and size > SCENE_CHARS:
                 break
@@ -227,19 +232,10 @@ def _scenes(
     return tuple(out)
 
 
-def _said(event: GMEvent) -> str:
-    """An event's text and the words of its speech bubbles."""
-    bubbles = event.data.get("bubbles")
-    spoken = (
-        [
-            f"{b.get('name') or b.get('speaker')}: “{b.get('text')}”"
-            for b in bubbles
-            if isinstance(b, dict) and b.get("text")
-        ]
-        if isinstance(bubbles, list)
-        else []
-    )
-    return " ".join([event.text, *spoken]).strip()
+def _said(gm: GameMaster, event: GMEvent, npc_id: str, language: str) -> str:
+    """What the NPC perceived of an event (``engine.gm.seen``): a player's typed input never,
+    only what he said aloud; the others' text and the words of their speech bubbles."""
+    return " ".join(witnessed(gm, npc_id, event, language)).strip()
 
 
 def _history(track: SceneTrack | None) -> tuple[PublicTurnLine, ...]:

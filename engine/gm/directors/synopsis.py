@@ -2,8 +2,9 @@
 SW-9–SW-11, decision 24; conventions: "Parsers are lenient by contract").
 
 ``parse_story`` reads ``<synopsis>`` (prose, then ``<npc_list>``, ``<location>``, an optional
-``<new_scene/>``), ``<ooc>`` (one line for the player), ``<notes>`` (its private notes) and any
-``<reveal secret="…" to="…"/>``. Nothing it is given makes it fail: a missing closing tag ends
+``<new_scene/>``), ``<ooc>`` (that the player should get a line out of character, and its kind:
+the words are dropped unread, ``engine.gm.directors.ooc``), ``<notes>`` (its private notes) and
+any ``<reveal secret="…" to="…"/>``. Nothing it is given makes it fail: a missing closing tag ends
 at the end of the text, tags are matched whatever their case, ``new-scene`` counts as
 ``new_scene``, names stand for ids (``Maeve Corwin`` → ``maeve-corwin``), and what is missing
 or wrong is listed in ``problems``. ``settle`` then holds the synopsis to the engine's state:
@@ -18,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.gm.directors.ooc import ooc_kind
 from engine.gm.directors.records import Synopsis
 
 _FLAGS = re.S | re.I
@@ -26,8 +28,8 @@ _NEW_SCENE = re.compile(r"<\s*/?\s*new[\s_-]?scene\s*/?\s*>", _FLAGS)
 _REVEAL = re.compile(r"<\s*reveal\b([^>]*?)/?\s*>(?:\s*</\s*reveal\s*>)?", _FLAGS)
 _ATTR = re.compile(r"([a-z_-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>/]+))", _FLAGS)
 _TAG = re.compile(r"<[^<>]*>")
+_OOC_EMPTY = re.compile(r"<\s*ooc\b([^>]*)/\s*>", _FLAGS)
 MAX_PROSE = 2000
-MAX_LINE = 400
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,7 @@ class StoryPlan:
     npcs: tuple[str, ...] | None  # slugs; None when <npc_list> is missing
     location: str | None
     new_scene: bool
-    ooc: str
+    ooc: str  # the kind of line out of character asked for ("" for none), never its words
     notes: str
     reveals: tuple[RevealOrder, ...]
     problems: tuple[str, ...]
@@ -93,7 +95,12 @@ def parse_story(text: str) -> StoryPlan:
     """Read the Story Director's answer; never raises (see the module docstring)."""
     rest = _THINK.sub(" ", text or "")
     problems: list[str] = []
-    ooc, rest = _block("ooc", rest)
+    empty = _OOC_EMPTY.search(rest)
+    if empty is not None:
+        ooc: str | None = empty.group(1).replace("=", " ").strip("\"' ")
+        rest = rest[: empty.start()] + rest[empty.end() :]
+    else:
+        ooc, rest = _block("ooc", rest)
     notes, rest = _block("notes", rest)
     reveals, rest = _reveals(rest)
     body, _ = _block("synopsis", rest)
@@ -114,7 +121,7 @@ def parse_story(text: str) -> StoryPlan:
         npcs=_ids(npc_list) if npc_list is not None else None,
         location=slug(location) if location is not None and slug(location) else None,
         new_scene=new_scene,
-        ooc=_plain(ooc or "", MAX_LINE),
+        ooc=ooc_kind(ooc),
         notes=_plain(notes or "", MAX_PROSE),
         reveals=reveals,
         problems=tuple(problems),

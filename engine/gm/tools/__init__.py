@@ -8,7 +8,9 @@ One module per group: ``read`` (campaign notes, the rule sheet), ``dice`` (check
 ``world`` (hooks, rumours, facts), ``deals`` (debts, pawns), ``trust`` and ``closure``
 (``log_event``). ``tool_schemas`` is the provider-neutral list the loop sends above the cache
 breakpoint, identical byte for byte on every call; ``execute`` validates a call, runs it on a
-copy of the turn's state and keeps the copy only when the tool succeeds.
+copy of the turn's state and keeps the copy only when the tool succeeds and changed no other
+player's character without a roll against him (``seats``). Its text arguments lose any
+directive first (``engine.gm.scrub``): in a game-master world the tools own the numbers.
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from dataclasses import replace
 from typing import Any
 
 from engine.gm.scene import Scene
+from engine.gm.scrub import strip_all
 from engine.gm.state import GMState, clone_gm_state
 from engine.gm.tools import characters, closure, deals, dice, items, progress, read, space, trust
 from engine.gm.tools import world as world_tools
 from engine.gm.tools.base import Tool, ToolCall, ToolError, ToolOutcome, book
 from engine.gm.tools.closure import LOG_EVENT
 from engine.gm.tools.schema import check_arguments
+from engine.gm.tools.seats import guard_seats
 
 __all__ = [
     "LOG_EVENT",
@@ -61,12 +65,15 @@ def execute(call: ToolCall, scene: Scene) -> ToolOutcome:
     if call.error:
         error = words.t("bad_arguments", tool=call.name, reason=call.error)
         return ToolOutcome(False, {"code": "invalid-arguments"}, error=error)
-    problems = check_arguments(call.arguments, tool.parameters, words)
+    arguments = strip_all(dict(call.arguments))  # a directive is never applied nor shown
+    problems = check_arguments(arguments, tool.parameters, words)
     if problems:
         return ToolOutcome(False, {"code": "invalid-arguments"}, error=" ".join(problems))
     trial = replace(scene, state=clone_gm_state(scene.state), _npcs={})
+    first = trial.state.next_event
     try:
-        outcome = tool.run(trial, dict(call.arguments))
+        outcome = tool.run(trial, arguments)
+        guard_seats(scene.state, trial, first)  # another player's character: only by a roll
     except ToolError as exc:
         return ToolOutcome(False, {"code": exc.code}, error=exc.message)
     _commit(scene, trial.state)

@@ -144,7 +144,8 @@ def stabilise(scene: Scene, args: Args) -> ToolOutcome:
         done = book(scene).t("stabilise_failed", target=body.name)
         return ToolOutcome(True, {"done": done, "stabilised": False}, rolls=[roll])
     sheet.conditions = [*(c for c in sheet.conditions if c != "dying"), "stable"]
-    outcome = record(scene, "stabilise", "ev_stable", data={"target": body.id}, target=body.name)
+    data = {"target": body.id, "outcome": roll.outcome}  # its own roll on him (tools.seats)
+    outcome = record(scene, "stabilise", "ev_stable", data=data, target=body.name)
     outcome.rolls = [roll]
     outcome.result["stabilised"] = True
     outcome.changes = {"conditions": {body.id: list(sheet.conditions)}}

@@ -7,13 +7,16 @@ decide. ``request_skill_check`` and ``request_attack`` set the character's pendi
 Roll button; the server rolls it when the player presses it, ``engine.gm.outcomes``), or, for a
 hidden check, roll it at once from the session's seeded dice. One roll waits at a time: a
 message resolves one action. A social check against an NPC takes the engine's DC for its trust.
+A check against another player's character present (the only way a tool may then change him,
+``engine.gm.tools.seats``) takes the engine's DC, his passive score, and is never hidden: the
+acting player sees the roll and presses for it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from engine.gm.dice import DC_LADDER
+from engine.gm.dice import DC_LADDER, check_modifiers
 from engine.gm.outcomes import resolve_pending
 from engine.gm.risk import SOCIAL_DC
 from engine.gm.scene import Scene
@@ -22,6 +25,7 @@ from engine.gm.tools import refs
 from engine.gm.tools.base import (
     Args,
     Tool,
+    ToolError,
     ToolOutcome,
     can_act,
     choice,
@@ -33,7 +37,7 @@ from engine.gm.tools.base import (
     text,
 )
 from engine.gm.trust import trust_level
-from engine.gm.world import ABILITIES, DIRECTIONS, SKILLS, Npc
+from engine.gm.world import ABILITIES, DIRECTIONS, SKILLS, Check, Npc
 
 CHECKS = (*SKILLS, *ABILITIES)
 PURPOSES = (
@@ -64,21 +68,26 @@ def request_skill_check(scene: Scene, args: Args) -> ToolOutcome:
     no_roll_waiting(scene)
     check, purpose = str(args["check"]), opt(args, "purpose") or "check"
     target_ref = opt(args, "target")
-    target = refs.npc_here(scene, target_ref) if target_ref else None
+    rival = _rival(scene, target_ref)
+    target = refs.npc_here(scene, target_ref) if target_ref and rival is None else None
+    hidden = bool(args.get("hidden")) or purpose == "search"
+    if rival is not None and hidden:
+        raise fail(scene, "contest_hidden", "contest-hidden")
+    dc = _contest_dc(scene, rival, check) if rival else _dc(scene, args, check, target)
     pending = PendingCheck.model_validate(
         {
             "verb": purpose,
             "check": check,
-            "dc": _dc(scene, args, check, target),
-            "target": target.id if target else None,
+            "dc": dc,
+            "target": rival or (target.id if target else None),
             "text": opt(args, "reason") or "",
             "language": scene.lex.language,
             "advantage": args.get("advantage") or "normal",
-            "hidden": bool(args.get("hidden")) or purpose == "search",
+            "hidden": hidden,
         }
     )
     if purpose == "steal":
-        pending.item = _loot(scene, opt(args, "item"), target)
+        pending.item = _loot(scene, opt(args, "item"), target, rival)
     if purpose in ("force", "picklock"):
         pending.way = _locked_way(scene, opt(args, "direction"))
     return set_pending(scene, pending)
@@ -124,9 +133,37 @@ def _dc(scene: Scene, args: Args, check: str, target: Npc | None) -> int:
     return dc
 
 
-def _loot(scene: Scene, ref: str | None, target: Npc | None) -> str:
-    """What a theft is after: something the target holds, or something lying here."""
-    pool = refs.held_by(scene, "npc", target.id) if target else scene.items_here()
+def _rival(scene: Scene, ref: str | None) -> str | None:
+    """Another player's character present that ``ref`` names; None for anyone else."""
+    if ref is None:
+        return None
+    try:
+        kind, ident = refs.party(scene, ref)
+    except ToolError:
+        return None
+    if kind != "character" or ident == scene.character_id:
+        return None
+    if scene.state.characters[ident].location != scene.me.location:
+        raise fail(scene, "not_here", "absent", name=refs.party_name(scene, kind, ident))
+    return ident
+
+
+def _contest_dc(scene: Scene, rival: str, check: str) -> int:
+    """The engine's DC against another player's character (never the master's): 10 plus his
+    own modifier for the same check, his passive score (SRD 5.1)."""
+    sheet = scene.gm.characters_by_id[rival]
+    modifiers = check_modifiers(sheet, cast(Check, check))
+    return 10 + sum(m.value for m in modifiers)
+
+
+def _loot(scene: Scene, ref: str | None, target: Npc | None, rival: str | None = None) -> str:
+    """What a theft is after: something the target holds (never what another player's
+    character has in hand), or something lying here."""
+    if rival is not None:
+        hand = scene.state.characters[rival].in_hand
+        pool = [i for i in refs.held_by(scene, "character", rival) if i.id != hand]
+    else:
+        pool = refs.held_by(scene, "npc", target.id) if target else scene.items_here()
     if ref is None:
         raise fail(scene, "steal_what", "steal-what")
     return refs.item_among(scene, ref, pool).id
@@ -171,7 +208,11 @@ _CHECK_PARAMS = params(
         "description": "How hard: 5 very easy … 30 nearly impossible. Social checks against an "
         "NPC take the engine's DC from its trust.",
     },
-    target=text("The NPC it is against or about (id or name), if any.", 80),
+    target=text(
+        "The NPC it is against or about (id or name), if any; or another player's character "
+        "present, whom only a roll lets a tool change (the engine sets that DC; never hidden).",
+        80,
+    ),
     purpose=choice(
         "What it is for: the engine applies the consequence (force/picklock open a locked "
         "way, steal takes the item, search finds hidden things, persuade/intimidate/deceive "

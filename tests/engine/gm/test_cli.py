@@ -200,3 +200,37 @@ def test_the_character_option_wins_over_the_script(capsys, tmp_path):
     status = main(["gm", "--world", str(DEMO_PATH), "--script", script, "--character", "ada"])
     out = capsys.readouterr().out
     assert status == 0 and json.loads(out)["location"] == "square"
+
+
+def test_what_a_player_reads_names_only_what_his_character_knows(tmp_path):
+    """Issue 32 (finding 7) through the CLI: a click on a place Ren has not discovered, an NPC
+    called by a name he never learnt, and an injected master moving him to that place."""
+    actions: list[Any] = [
+        {"click": {"location": "old-mill"}},
+        "wait until evening",
+        "Jory, tell me your secret",
+    ]
+    script = write(tmp_path, "s.json", {"character": "ren", "actions": actions})
+    done = run_cli("--world", str(DEMO_PATH), "--script", script, "--seed", "7")
+    assert done.returncode == 0, done.stderr
+    click, _, jory = [json.loads(line) for line in done.stdout.splitlines()]
+    assert click["narration"].startswith("That is somewhere you don't know")
+    assert "mill" not in click["narration"].casefold()
+    assert "stable hand" not in jory["narration"]  # Jory is a stranger to him: nobody answers
+    assert all(e["data"].get("talk") != "jory" for e in jory["events"])
+    move = {"name": "move_character", "arguments": {"to": "old-mill"}}
+    close = {"name": "log_event", "arguments": {"narration": "The Old Mill is not reachable."}}
+    replies = [{"tool_calls": [move]}, {"tool_calls": [close]}, {"tool_calls": [close]}]
+    script = write(tmp_path, "m.json", {"character": "ren", "actions": ["I hum an old song"]})
+    done = run_cli(
+        "--world",
+        str(DEMO_PATH),
+        "--script",
+        script,
+        "--replies",
+        write(tmp_path, "r.json", replies),
+    )
+    assert done.returncode == 0, done.stderr
+    [moved] = [json.loads(line) for line in done.stdout.splitlines()]
+    assert moved["narration"].startswith("It does not happen: That way is not possible:")
+    assert "mill" not in moved["narration"].casefold() + json.dumps(moved["delivered_to"])

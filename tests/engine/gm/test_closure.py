@@ -302,3 +302,22 @@ def test_the_fallback_with_nothing_applied_says_nothing_changes_in_the_turns_lan
     assert fallback_closure(facts("en", NOTHING), scene) == "Nothing changes."
     assert fallback_closure(facts("es", NOTHING), scene) == "Nada cambia."
     assert fallback_closure(facts("zh", NOTHING), scene) == "什么也没有改变。"
+
+
+def test_the_narrator_never_names_a_place_he_has_not_discovered():
+    """Issue 32 (finding 7): Ren knows the inn and the square; the mill and the store are
+    elsewhere, undiscovered. People may speak of their world; the narrator only of his."""
+    scene = demo_scene()
+    for narration in (
+        "The Old Mill is not reachable directly from here.",
+        "Pell's General Store lies beyond the square.",
+        "The wheel of the mill groans in the distance.",
+        "Is it the Old Mill you mean?",
+    ):
+        assert check_closure(narration, facts("en", NOTHING), scene).violations == [PLACE]
+    for narration in (
+        "Market Square lies to the south.",
+        "“Greta bought the mill cheap,” Hilda mutters.",
+        "You settle by the hearth.",
+    ):
+        assert check_closure(narration, facts("en", NOTHING), scene).ok, narration

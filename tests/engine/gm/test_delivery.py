@@ -22,7 +22,8 @@ def test_a_character_in_the_room_receives_the_words_and_the_npcs_bubbles():
     [reply] = [e for e in result.events if e.kind == "talk"]
     words = reply.data["bubbles"][0]["text"]
     ada = result.delivered_to["ada"].splitlines()
-    assert ada == ['Ren Ashby: "Hello Hilda, how are you?"', f"The innkeeper: “{words}”"]
+    # his words said aloud, and the name they said is one Ada now knows (decision 17)
+    assert ada == ["Ren Ashby: “Hello Hilda, how are you?”", f"Hilda Brant: “{words}”"]
 
 
 def test_each_viewer_reads_the_npc_by_the_name_he_knows():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.gm.moves import classify
+from tests.engine.gm.toolkit import call, demo_scene
 from tests.engine.gm.worlds import demo_world, new_state, play, play_all, tiny_world
 
 LANGS = ["en", "es", "zh"]
@@ -322,3 +323,38 @@ def test_looking_around_describes_the_place_and_what_is_in_it(text):
 def test_chinese_go_verbs_take_a_following_particle():
     world = demo_world()
     assert play(world, new_state(world), "走进商店", "ada").location == "store"
+
+
+# --- places he has not discovered (issue 32, finding 7) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "unknown"),
+    [
+        ("en", "That is somewhere you don't know: no way you know of leads there from here."),
+        ("es", "Es un lugar que no conoces: ningún camino que sepas lleva allí desde aquí."),
+        ("zh", "那是你不知道的地方：从这里没有你知道的路通往那里。"),
+    ],
+)
+def test_a_click_on_a_place_he_has_not_discovered_names_nothing(language, unknown):
+    world = demo_world()
+    mill = play(
+        world, new_state(world), {"click": {"location": "old-mill"}}, "ren", language=language
+    )
+    assert (mill.kind, mill.model_calls, mill.events) == ("refused", 0, [])
+    assert mill.narration.startswith(unknown) and "mill" not in mill.narration.casefold()
+    made_up = play(
+        world, new_state(world), {"click": {"location": "narnia"}}, "ren", language=language
+    )
+    assert made_up.narration == mill.narration  # no answer tells a real place from a made-up one
+    walked = ["go south", "go east", {"click": {"location": "the-wayfarer"}}]
+    known = play_all(world, walked, "ren", language=language)[-1]  # he has been to the inn
+    assert known.kind == "refused" and "The Wayfarer's Rest" in known.narration
+
+
+def test_the_masters_move_to_a_place_he_has_not_discovered_is_refused_without_its_name():
+    scene = demo_scene()
+    refused = call(scene, "move_character", to="old-mill")
+    assert refused.ok is False and "mill" not in refused.error.casefold()
+    assert "somewhere you don't know" in refused.error
+    assert call(scene, "move_character", to="square").ok  # a way he sees is his to take

@@ -126,7 +126,7 @@ def test_only_the_last_six_events_he_perceived():
         ("seen 6", "seen"),
         ("seen 7", "seen"),
         ("seen 8", "seen"),
-        ("a shout", "heard"),
+        ("You hear noise nearby.", "heard"),  # a sound, not who shouted what (engine.gm.seen)
     ]
 
 

@@ -18,7 +18,7 @@ from engine.gm.talk import ORDER, TalkScript, build_script, talk_target
 from engine.gm.talk_checks import CHECKS, check_reply, settle_reply
 from engine.gm.talk_turn import start_talk
 from engine.gm.talk_voice import offline_line, script_prompt, sentences
-from engine.gm.world import Debt, GameClock, Holder, JournalEntry
+from engine.gm.world import Debt, GameClock, Holder, JournalEntry, Place
 from engine.llm.base import ChatRequest, Chunk, Usage
 from engine.session import ToolCall
 from engine.world import load_world
@@ -69,6 +69,18 @@ def test_talk_to_the_only_npc_here_needs_words_not_deeds():
     current = scene.state.events[-1].id
     assert talk_target(scene, '"Any news?"', current).id == "hilda"
     assert talk_target(scene, "I hum an old song", current) is None
+
+
+def test_a_name_he_never_learnt_names_nobody_and_the_trade_still_does():
+    """Issue 32 (finding 7): "Osric, tell me your secret" must not find the shopkeeper."""
+    scene = demo_scene()
+    scene.state.npc_places["osric"] = Place(location="the-wayfarer")
+    say(scene, "x")
+    current = scene.state.events[-1].id
+    assert talk_target(scene, "Osric, tell me your secret", current) is None
+    assert talk_target(scene, "Shopkeeper, tell me your secret", current).id == "osric"
+    scene.me.known_names.append("osric")
+    assert talk_target(scene, "Osric, tell me your secret", current).id == "osric"
 
 
 def test_animals_and_the_fallen_are_not_talked_to():
@@ -206,6 +218,7 @@ def test_slot_b_nothing_a_stranger_asks_who_he_is_in_slot_e():
 
 def test_slot_b_after_he_introduces_himself_it_knows_his_name():
     scene = demo_scene("ada")
+    scene.me.known_names.append("greta")  # she calls Greta by the name she knows
     script = script_for(scene, "Greta, my name is Ada.", npc="greta")
     assert script.kind("C") == "introduce" and script.knows_name and script.kind("E") != "ask_who"
     assert offline_line(script).startswith("Ada Thorne, then.")

@@ -68,8 +68,9 @@ def test_a_fact_attaches_to_an_existing_character_once():
     assert call(scene, "note_character_fact", fact="ren lied to the priest.").error == (
         "That is already noted."
     )
-    assert call(scene, "note_character_fact", character="Ada", fact="Ada prays.").ok
-    assert scene.state.characters["ada"].facts == ["Ada prays."]
+    other = call(scene, "note_character_fact", character="Ada", fact="Ada prays.")
+    assert other.result == {"code": "other-seat"}  # another player's: only by a roll (seats)
+    assert scene.state.characters["ada"].facts == []
     assert call(scene, "note_character_fact", character="Bob", fact="x").error == (
         "There is no character called 'Bob'."
     )

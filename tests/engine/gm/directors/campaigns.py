@@ -6,7 +6,8 @@ A campaign is a world of ``tests/fixtures/gm/isolation/`` and its script in
 ``tests/fixtures/gm/isolation_scripts/``: the planted strings of each secret (by the secret's
 ref, ``engine.gm.directors.knowledge``), the steps (the player's input, the Game Director's
 replies or its route and account, the Story Director's answer, the Scene Director's answers,
-and the revelations the step makes, for the count), and canned NPC lines for the detector.
+the line out of character written for the player when the Story Director asks for one, and the
+revelations the step makes, for the count), and canned NPC lines for the detector.
 What may appear where is worked out from the script alone, never from the engine's own record:
 a Scene Director request may hold a secret once a step revealed it to an NPC of that scene; a
 player may read his own secrets and those revealed to him.
@@ -36,10 +37,12 @@ SCRIPTS = ROOT / "tests" / "fixtures" / "gm" / "isolation_scripts"
 NAMES = ("vampire", "heiress", "heist")
 DEFAULT_STORY = "<synopsis>The scene goes on as it was.</synopsis>"
 DEFAULT_SCENE = "The moment passes."
+DEFAULT_OOC = "Take your time: the scene can end whenever you like."
 SEED = 7
 MARKERS = {  # how a request on the wire says which director sent it (the system prompt)
     "story": "You are the Story Director of this role-playing game",
     "scene": "You are the Scene Director of this role-playing game",
+    "ooc": "You talk to the player of a role-playing game out of character",
 }
 
 
@@ -50,6 +53,7 @@ class Step:
     story: str | None
     scene: list[str]
     reveals: list[dict[str, Any]]
+    ooc: str | None = None
 
 
 @dataclass
@@ -76,7 +80,14 @@ def load_campaign(name: str) -> Campaign:
     script = json.loads((SCRIPTS / f"{name}.json").read_text(encoding="utf-8"))
     world = load_world(json.loads((WORLDS / script["world"]).read_text(encoding="utf-8")))
     steps = [
-        Step(s["input"], _game(s), s.get("story"), list(s.get("scene", [])), s.get("reveals", []))
+        Step(
+            s["input"],
+            _game(s),
+            s.get("story"),
+            list(s.get("scene", [])),
+            s.get("reveals", []),
+            s.get("ooc"),
+        )
         for s in script["steps"]
     ]
     canned = script["canned"]
@@ -105,6 +116,8 @@ class Script:
             return {"text": step.story or DEFAULT_STORY}
         if director == "scene":
             return {"text": step.scene[n] if n < len(step.scene) else DEFAULT_SCENE}
+        if director == "ooc":
+            return {"text": step.ooc or DEFAULT_OOC}
         if n < len(step.game):
             return step.game[n]
         close = {"name": "log_event", "arguments": {"narration": "Nothing else happens."}}
@@ -280,6 +293,19 @@ def shown_leaks(played: Played) -> list[Found]:
             for text in shown_texts(result, character, campaign.character):
                 hits = planted_in(text, campaign.planted, allowed)
                 found += [Found(step, f"shown to {character}", r, s) for r, s in hits]
+    return found
+
+
+def ooc_leaks(played: Played) -> list[Found]:
+    """Planted strings in the requests for a line out of character that the player may not
+    read (the request is built from his view alone, so none at all)."""
+    found = []
+    for sent in played.sent:
+        if sent.director != "ooc":
+            continue
+        allowed = player_allowed(played.campaign, sent.step, played.campaign.character)
+        hits = planted_in(sent.text, played.campaign.planted, allowed)
+        found += [Found(sent.step, "ooc request", ref, s) for ref, s in hits]
     return found
 
 

@@ -134,17 +134,20 @@ def test_a_confidence_is_heard_only_by_its_witnesses():
     assert aside.seen_by == ["bram"] and "city watch" not in aside.text
 
 
-def test_the_line_for_the_player_drops_what_he_may_not_know():
+def test_the_line_for_the_player_is_written_from_his_view_not_the_story_directors_words():
     vampire = world("vampire")
-    ooc = "<ooc>Hale pockets bribes from the eel-smugglers on the river. You are pale.</ooc>"
+    ooc = "<ooc>pace</ooc>"
     provider = Directors(
         game=[close("Mira greets Greta.")],
         story=[story("Greta serves bread.", "greta", "bakery", more=ooc)],
         scene=[say("greta", "Hi.")],
+        ooc=[{"text": "You can end this scene whenever you like."}],
     )
     result = play(vampire, new_session(vampire), "mira", "Morning, Greta.", provider)
-    assert report(result)["ooc"] == "You are pale."
-    assert report(result)["redacted"] == ["ooc:npc:hale"]
+    assert provider.labels == ["game", "story", "scene", "ooc"] and result.model_calls == 4
+    assert report(result)["ooc"] == "You can end this scene whenever you like."
+    request = provider.texts("ooc")[0]
+    assert "the scene can end whenever he likes" in request and "Greta Holm: Hi." in request
 
 
 def test_the_story_directors_notes_are_its_own():

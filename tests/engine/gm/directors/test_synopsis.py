@@ -34,10 +34,26 @@ def test_it_reads_the_line_for_the_player_the_notes_and_reveals():
         "<location>Habitación 314</location></synopsis><notes>For later.</notes>"
         "<reveal secret='character:elian:1' to=\"Maeve Corwin\"/>"
     )
-    assert (plan.ooc, plan.notes, plan.prose) == ("One line.", "For later.", "A.")
+    assert (plan.ooc, plan.notes, plan.prose) == ("aside", "For later.", "A.")
     assert plan.npcs == ("old-tom", "maeve-corwin") and plan.location == "habitacion-314"
     assert plan.reveals == (RevealOrder("character:elian:1", ("maeve-corwin",)),)
     assert plan.new_scene is False
+
+
+def test_of_the_line_for_the_player_only_its_kind_is_kept():
+    """Issue 32 (finding 6): the Story Director's own words for the player are never kept."""
+    for text, kind in (
+        ("<synopsis>A.</synopsis>", ""),
+        ("<ooc>pace</ooc><synopsis>A.</synopsis>", "pace"),
+        ("<OOC> Recap </OOC><synopsis>A.</synopsis>", "recap"),
+        ('<ooc kind="answer"/><notes>Kept.</notes><synopsis>A.</synopsis>', "answer"),
+        ("<ooc/><synopsis>A.</synopsis>", "aside"),
+        ("<ooc>Psst: Hale takes bribes.</ooc><synopsis>A.</synopsis>", "aside"),
+    ):
+        plan = parse_story(text)
+        assert (plan.ooc, plan.prose) == (kind, "A."), text
+        assert "Hale" not in repr(plan)
+    assert parse_story('<ooc kind="answer"/><notes>Kept.</notes>').notes == "Kept."
 
 
 @pytest.mark.parametrize(
