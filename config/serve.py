@@ -182,11 +182,10 @@ def __getattr__(name: str) -> Any:
     launcher itself never loads Django (its children would not share that work anyway)."""
     if name != "application":
         raise AttributeError(name)
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
     from config.asgi import application
+    from config.static_handler import StaticFilesHandler  # a climbing path is a 400
 
-    return ASGIStaticFilesHandler(application)
+    return StaticFilesHandler(application)
 
 
 if __name__ == "__main__":

@@ -264,6 +264,8 @@ FABULA_NEW_ACCOUNT_DAILY_QUOTA = env_int("FABULA_NEW_ACCOUNT_DAILY_QUOTA", 20)
 FABULA_UI_AI_MAX_PROMPT_CHARS = env_int("FABULA_UI_AI_MAX_PROMPT_CHARS", 12_000)
 FABULA_UI_AI_MAX_TOKENS = env_int("FABULA_UI_AI_MAX_TOKENS", 1024)
 FABULA_UI_STORAGE_QUOTA = env_int("FABULA_UI_STORAGE_QUOTA", 256 * 1024)
+# What all guests from one client address may store there together, every world (0: no bound).
+FABULA_UI_GUEST_STORAGE_PER_ADDRESS = env_int("FABULA_UI_GUEST_STORAGE_PER_ADDRESS", 1024 * 1024)
 FABULA_SITE_MODELS = env_list("FABULA_SITE_MODELS", [])
 # "Test connection" and "List models" on My model (play.provider_check): tries per user and UTC
 # day (0: no limit); each reaches the user's own server through play.netguard.

@@ -171,7 +171,7 @@ def list_messages(
 
 @router.get("/play/sessions/{session_id}/recording", response=dict[str, Any])
 def export_recording(request: HttpRequest, session_id: uuid.UUID) -> dict[str, Any]:
-    return recordings.export_recording(_session(request, session_id))
+    return recordings.export_recording(_session(request, session_id), request.user)
 
 
 @router.post("/play/recordings", response={201: dict[str, Any]})

@@ -1,9 +1,11 @@
 """Periodic upkeep of play, run by Celery beat (issue 13 §4; config/celery.py has the schedule).
 
 ``purge_guests`` deletes guest previews untouched for a day (what the ``purge_guest_sessions``
-command does from cron). ``decay_npc_memories`` prunes, in every game-master session, the NPC
-memories its game day has made forgotten (engine.gm.decay); a session with a turn in flight is
-left for the next run, since the turn commits the state it started from.
+command does from cron), and with them the custom-UI storage of guests left with no session
+and of sessions that are gone (``play.ui_storage.purge``). ``decay_npc_memories`` prunes, in
+every game-master session, the NPC memories its game day has made forgotten (engine.gm.decay); a
+session with a turn in flight is left for the next run, since the turn commits the state it
+started from.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.gm.decay import prune_forgotten
+from play import ui_storage
 from play.models import Session
 from play.playtests import purge_guest_sessions
 from play.sessions import state_of, world_of
@@ -26,8 +29,9 @@ log = logging.getLogger(__name__)
 @shared_task(name="play.purge_guests")  # type: ignore[untyped-decorator]
 def purge_guests() -> int:
     deleted = purge_guest_sessions(timezone.now())
-    if deleted:
-        log.info("purged %d guest session(s)", deleted)
+    stored = ui_storage.purge()
+    if deleted or stored:
+        log.info("purged %d guest session(s), %d storage row(s)", deleted, stored)
     return deleted
 
 

@@ -1,13 +1,20 @@
 """Recordings as demos (seed 001 "Modos de ejecución"): export a session recorded in record mode
 and import it as a replay session that plays the same story again at zero cost.
 
-The export carries the exchanges, the dice seed, the persona and the pinned clock of each turn,
-so the replayed prompts (and with them the exchange keys) are byte-identical. It never carries
-an API key or the provider's settings.
+The export carries the exchanges, the persona and, for each turn played, its pinned clock and
+the seed its dice rolled from (play.dice), so the replayed prompts (and with them the exchange
+keys) and the dice are byte-identical. It never carries the session's own dice seed, from which
+every roll still to come follows (issue 32 §3), nor an API key or the provider's settings; a
+replay draws a secret of its own for anything the recording did not play.
 
 A replay applies the recorded replies' directives as the narrator's, so a demo is signed by the
 site that exported it (an HMAC over its canonical JSON) and an import checks the signature: a
 hand-written or edited demo could otherwise put ``[gold: +999]`` in the narrator's mouth.
+
+A game-master world's recording holds the master's and the directors' raw replies, written from a
+context that holds the world's secrets (tool arguments, the Story Director's notes): like the
+world's JSON, only its creator, or anyone when the version was published remixable with its
+secrets, takes it out of the site (``studio.access.may_copy_version``, issue 32 §1, §6).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import hmac
 import json
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
 
@@ -25,7 +33,7 @@ from play.errors import PlayError
 from play.gm import set_character
 from play.models import Session
 from play.sessions import start_session
-from studio.access import get_version_for_user
+from studio.access import get_version_for_user, may_copy_version
 from studio.models import WorldVersion
 
 DEMO_FORMAT = "fabula-demo"
@@ -40,9 +48,19 @@ def demo_signature(demo: dict[str, Any]) -> str:
     return salted_hmac(_SIGNING_SALT, canonical, algorithm="sha256").hexdigest()
 
 
-def export_recording(session: Session) -> dict[str, Any]:
+RECORDING_KEPT = (
+    "this game-master world's recordings hold its master's raw replies: only its creator "
+    "downloads them, unless the version was published remixable with its secrets"
+)
+
+
+def export_recording(session: Session, user: Any) -> dict[str, Any]:
+    """The session's signed demo; PermissionDenied (``RECORDING_KEPT``) when ``user`` may not
+    copy its world's version (someone else's game-master world)."""
     if session.world_version_id is None:
         raise PlayError(gettext("Playtests of drafts cannot be exported as demos."))
+    if not may_copy_version(user, session.world_version):
+        raise PermissionDenied(RECORDING_KEPT)
     recording = dict(session.recording or {})
     turns = recording.pop("turns", {})
     steps = recording.pop("inputs", [])
@@ -53,7 +71,6 @@ def export_recording(session: Session) -> dict[str, Any]:
         "format": DEMO_FORMAT,
         "version": DEMO_VERSION,
         "world": {"version_id": version.pk, "content_hash": version.content_hash},
-        "dice_seed": session.dice_seed,
         "persona": session.persona_data,
         "actions": list(
             session.messages.filter(role="user")
@@ -101,7 +118,6 @@ def import_recording(user: Any, data: dict[str, Any], *, guest_key: str = "") ->
     except ValueError as exc:
         raise PlayError(str(exc), field="recording") from None
     steps = demos.clean_steps(data.get("steps"), data.get("actions"))
-    seed = data.get("dice_seed")
     persona = data.get("persona")
     character = data.get("character")
     session = start_session(
@@ -109,7 +125,6 @@ def import_recording(user: Any, data: dict[str, Any], *, guest_key: str = "") ->
         version,
         mode="replay",
         guest_key=guest_key,
-        dice_seed=seed if isinstance(seed, int) else None,
         recording={**recording, "turns": data.get("turns") or {}, "steps": steps},
         persona_data=persona if isinstance(persona, dict) else {},
     )

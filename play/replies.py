@@ -25,7 +25,7 @@ from engine.session import Persona as EnginePersona
 from engine.session import SessionState
 from engine.turn import ActionKind, PlayerAction, TurnResult
 from engine.world import WorldDefinition
-from play import demos, tables
+from play import demos, dice, tables
 from play.errors import PlayError
 from play.gm import (
     character_of,
@@ -66,7 +66,7 @@ class TurnPlan:
     history: list[EngineMessage]
     persona: EnginePersona | None
     config: ProviderConfig
-    dice_seed: int
+    dice_seed: int  # this turn's seed (play.dice), never the session's secret
     apply_on_stop: bool
     message_id: int | None  # the reply's row; None until an action turns out to generate
     position: int
@@ -144,6 +144,7 @@ def prepare_turn(
         now = timezone.now()
         plan = _plan_for(session, messages, world, player, kind, text, action_id, target_id, now)
         plan.owner, plan.fence = owner, fence
+        plan.dice_seed = dice.turn_seed(session.dice_seed, fence)  # never a rewound position
         if kind in ("message", "action") and text.strip():
             user = Message.objects.create(
                 session=session,
@@ -241,6 +242,9 @@ def _pin_clock(session: Session, plan: TurnPlan) -> None:
         plan.now = datetime.fromisoformat(pinned["now"])
         plan.idle_seconds = pinned.get("idle")
         plan.model = str(pinned.get("model") or "")
+    seed = dice.pinned_seed(session.recording, plan.clock_key)  # the rolls the recording made
+    if seed is not None:
+        plan.dice_seed = seed
 
 
 def _write_placeholder(
@@ -306,6 +310,7 @@ def commit_turn(plan: TurnPlan, result: TurnResult, elapsed_ms: int, recording: 
         session.state = state
         if recording is not None or plan.config.mode == "replay":
             clock = {"now": plan.now.isoformat(), "idle": plan.idle_seconds, "model": plan.model}
+            clock["dice"] = plan.dice_seed  # the rolls this turn made, for a replay (play.dice)
             step = demos.Step(plan.kind, plan.action.text, plan.action.action_id)
             session.recording = demos.after_turn(
                 session.recording, recording, plan.clock_key, clock, step

@@ -25,8 +25,10 @@ from engine.session import Persona as EnginePersona
 from engine.session import SessionState
 from engine.turn import PlayerAction, Turn, TurnResult
 from engine.world import WorldDefinition, load_world
+from play import dice
 from play.errors import PlayError, SessionForbidden, SessionNotFound
 from play.models import MODES, Message, Persona, Session
+from play.ui_storage import forget_session
 from studio.models import World, WorldVersion
 
 STALE_ERROR = "The turn was interrupted before it finished. Regenerate to try again."
@@ -43,6 +45,7 @@ class Player:
     name: str = ""
     address: str = ""  # the client's IP (play.quota): a guest's quota counts it with the cookie
     time_zone: str = "UTC"  # the browser's (play.gm_quota): a character's day ends at its midnight
+    joined: datetime | None = None  # the account's sign-up: a first day has a smaller share
 
     @property
     def subject(self) -> str:
@@ -51,7 +54,8 @@ class Player:
 
 def player_for(user: Any, guest_key: str | None, address: str = "") -> Player:
     if user is not None and getattr(user, "is_authenticated", False):
-        return Player(user.pk, "", user.get_username(), address)
+        joined = getattr(user, "date_joined", None)
+        return Player(user.pk, "", user.get_username(), address, joined=joined)
     return Player(None, guest_key or "", "", address)
 
 
@@ -200,7 +204,8 @@ def _start(
     session.recording = recording or {}
     now = _start_time(session)
     if session.mode == "record":
-        session.recording = {**session.recording, "turns": {"start": {"now": now.isoformat()}}}
+        start = {"now": now.isoformat(), "dice": dice.turn_seed(session.dice_seed, dice.START)}
+        session.recording = {**session.recording, "turns": {"start": start}}
     openings = opening_turns(session, world, now)
     session.state = openings[0][1] if openings else _no_greeting_state(session, world, now)
     with transaction.atomic():
@@ -251,6 +256,7 @@ def _run_start(
     session: Session, world: WorldDefinition, now: datetime, entry_id: str | None
 ) -> TurnResult:
     """Run the engine's ``start`` kind: it needs no provider and never waits on I/O."""
+    seed = dice.start_seed(session.mode, session.dice_seed, session.recording)
     turn = Turn(
         world,
         SessionState.initial(world),
@@ -259,8 +265,8 @@ def _run_start(
         OfflineProvider(world.language or "en"),
         persona=persona_of(session),
         clock=lambda: now,
-        rng=random.Random(f"{session.dice_seed}:start:{entry_id}"),
-        seed=session.dice_seed,
+        rng=random.Random(f"{seed}:start:{entry_id}"),
+        seed=seed,
     )
     coroutine = turn.run()
     try:
@@ -286,6 +292,7 @@ def branch_from_message(session: Session, message_id: int) -> Session:
         branch = Session.objects.get(pk=session.pk)
         branch.pk = uuid.uuid4()
         branch.title = f"{session.title} (branch)"[:200]
+        branch.dice_seed = dice.fresh_seed()  # its own secret: the copied fence would replay
         branch.state = message.state or session.state
         branch.branched_from = message
         branch.save(force_insert=True)
@@ -299,7 +306,9 @@ def branch_from_message(session: Session, message_id: int) -> Session:
 
 
 def delete_session(session: Session) -> None:
-    session.delete()
+    with transaction.atomic():
+        forget_session(session.pk)  # its custom UI's session storage goes with it
+        session.delete()
 
 
 def sessions_of(user: Any, world_id: int | None = None) -> QuerySet[Session]:

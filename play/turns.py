@@ -291,6 +291,8 @@ def continue_joiner(base: str, new: str) -> str:
 def _make_turn(plan: TurnPlan) -> Turn:
     provider: Provider = build_provider(plan.config)
     seed = f"{plan.dice_seed}:{plan.position}:{plan.swipe_index}:{plan.kind}"
+    if plan.state.gm is not None:  # the master's dice roll from this turn's seed (play.dice)
+        plan.state.gm.dice.seed = plan.dice_seed
     now = plan.now
     return Turn(
         plan.world,

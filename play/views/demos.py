@@ -12,8 +12,9 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -40,9 +41,12 @@ def _recorded(request: HttpRequest, session_id: uuid.UUID) -> Session:
 @require_GET
 def download(request: HttpRequest, session_id: uuid.UUID) -> HttpResponse:
     session = _recorded(request, session_id)
-    response = JsonResponse(
-        recordings.export_recording(session), json_dumps_params={"ensure_ascii": False}
-    )
+    try:
+        demo = recordings.export_recording(session, request.user)
+    except PermissionDenied:
+        context = {"world": session.world, "version": session.world_version}
+        return render(request, "studio/secrets_kept.html", context, status=403)
+    response = JsonResponse(demo, json_dumps_params={"ensure_ascii": False})
     name = slugify(session.title) or "fabula"
     response["Content-Disposition"] = f'attachment; filename="{name}-demo.json"'
     return response
@@ -55,7 +59,7 @@ def publish_session(request: AuthedRequest, session_id: uuid.UUID) -> HttpRespon
     session = _recorded(request, session_id)
     assert session.world_id is not None
     world = get_world_for_user(request.user, session.world_id, write=True)
-    demos.publish(world, recordings.export_recording(session), session.title)
+    demos.publish(world, recordings.export_recording(session, request.user), session.title)
     messages.success(request, _("Published as this world's demo."))
     return redirect("play:session", session.pk)
 

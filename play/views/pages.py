@@ -26,7 +26,7 @@ from play.quota import request_subjects
 from play.sessions import delete_session, sessions_of, start_session, world_of
 from play.views.client import client_config
 from play.views.common import guest_key, render_page, session_for
-from studio.access import get_version_for_user
+from studio.access import get_version_for_user, may_copy_version
 
 
 @require_GET
@@ -72,6 +72,8 @@ def _page_context(
         "persona_form": persona_form,
         "quota_exhausted": _quota_used_up(request, session),
         "recorded": session.mode == "record" and session.world_version_id is not None,
+        "demo_downloadable": session.world_version is not None
+        and may_copy_version(request.user, session.world_version),
         "world_owner": session.world is not None and session.world.owner_id == request.user.pk,
         "table": tables.page_info(session),
     }

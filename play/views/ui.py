@@ -114,7 +114,8 @@ def ui_storage_write(request: HttpRequest, session_id: uuid.UUID) -> JsonRespons
         if value is not None and not isinstance(value, str):
             raise PlayError("value: JSON text, or null to remove", field="value")
         scope = str(body.get("scope") or "world")
-        data = ui_storage.write_storage(session, scope, body.get("key"), value)
+        address = quota.request_address(request)  # guests share a bound per address
+        data = ui_storage.write_storage(session, scope, body.get("key"), value, address=address)
     except PlayError as exc:
         return _refused(exc)
     return JsonResponse({"scope": scope, "data": data})

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client as HttpClient
 from django.urls import reverse
@@ -18,7 +19,17 @@ from play.errors import PlayError
 from play.models import Session, WorldDemo
 from play.recordings import export_recording, import_recording
 from play.sessions import start_session
-from tests.play.test_gm_play import act, connect, gm_session, gm_version, of_type, reply_of
+from studio.publishing import publish_world
+from tests.play.test_gm_play import (
+    act,
+    connect,
+    gm_data,
+    gm_session,
+    gm_version,
+    of_type,
+    publish_gm,
+    reply_of,
+)
 from tests.support.model_server import ModelServer, Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,7 +57,9 @@ ROUTE: list[dict[str, Any]] = [
 ]
 
 
-async def record(user: Any, version: Any, server: ModelServer) -> tuple[Session, list[Any]]:
+async def record(
+    user: Any, version: Any, server: ModelServer, seed: int = 21
+) -> tuple[Session, list[Any]]:
     """Play ROUTE in record mode; returns the session and each step's frames."""
     server.script(
         [
@@ -55,7 +68,7 @@ async def record(user: Any, version: Any, server: ModelServer) -> tuple[Session,
             *[Reply(text="", tool_calls=(close("The stones hold."),))] * 4,
         ]
     )
-    session = await gm_session(user, version, character="ren", mode="record", seed=21)
+    session = await gm_session(user, version, character="ren", mode="record", seed=seed)
     client = await connect(session, user)
     played = [await act(client, **frame) for frame in ROUTE]
     await client.close()
@@ -74,7 +87,7 @@ async def test_a_recorded_game_master_session_replays_step_by_step_at_zero_cost(
 ):
     recorded, played = await record(alice, gm_version, server)
     demo = await sync_to_async(export_recording)(
-        await sync_to_async(Session.objects.get)(pk=recorded.pk)
+        await sync_to_async(Session.objects.get)(pk=recorded.pk), alice
     )
     assert demo["steps"] == [
         {"kind": "action", "action": "click:location:square"},
@@ -86,6 +99,7 @@ async def test_a_recorded_game_master_session_replays_step_by_step_at_zero_cost(
     asked = len(server.requests)
 
     replay = await sync_to_async(import_recording)(bob, demo)
+    assert "dice_seed" not in demo and replay.dice_seed != recorded.dice_seed  # from the rolls
     client = await connect(replay, bob)
     replayed = []
     for number in range(1, len(ROUTE) + 1):
@@ -214,14 +228,14 @@ def test_only_the_worlds_creator_publishes_a_recording_as_its_demo(alice, bob, r
 
 
 def test_anybody_watches_a_published_demo_as_their_own_replay(alice, bob, recorded, version):
-    demos.publish(version.world, export_recording(recorded), "Tour")
+    demos.publish(version.world, export_recording(recorded, recorded.owner), "Tour")
     gallery = browser().get(reverse("gallery")).content.decode()
     assert "data-watch-demo" in gallery
     url = reverse("play:demo_watch", args=[version.world.pk])
     response = browser(bob).post(url)
     session = Session.objects.get(owner=bob)
     assert response.url == reverse("play:session", args=[session.pk])
-    assert (session.mode, session.dice_seed) == ("replay", 5)
+    assert session.mode == "replay" and session.dice_seed != recorded.dice_seed  # its own secret
     guest = browser()
     guest.post(url)
     watched = Session.objects.get(owner=None, mode="replay")
@@ -238,7 +252,7 @@ def upload(user: Any, world_id: int, content: bytes) -> Any:
 def test_a_demo_file_is_published_from_the_studio_and_a_bad_one_is_refused(
     alice, bob, recorded, version
 ):
-    demo = export_recording(recorded)
+    demo = export_recording(recorded, recorded.owner)
     world_id = version.world.pk
     page = upload(alice, world_id, json.dumps(demo).encode())
     assert WorldDemo.objects.get(world_id=world_id).data == demo
@@ -255,6 +269,45 @@ def test_a_demo_file_is_published_from_the_studio_and_a_bad_one_is_refused(
 
 
 def test_a_demo_of_another_world_is_refused_by_the_studio(alice, recorded, gm_version):
-    page = upload(alice, gm_version.world.pk, json.dumps(export_recording(recorded)).encode())
+    page = upload(
+        alice, gm_version.world.pk, json.dumps(export_recording(recorded, recorded.owner)).encode()
+    )
     assert "This demo was recorded on another world. (world)" in page.content.decode()
     assert not WorldDemo.objects.exists()
+
+
+def test_a_game_master_worlds_recording_stays_with_its_creator(alice, bob, gm_version):
+    """Its exchanges are the master's and directors' raw replies, written from the secrets."""
+    own = start_session(alice, gm_version, mode="record")
+    assert browser(alice).get(reverse("play:demo_download", args=[own.pk])).status_code == 200
+    theirs = start_session(bob, gm_version, mode="record")
+    page = browser(bob).get(reverse("play:session", args=[theirs.pk])).content.decode()
+    assert "data-demo-card" in page and "data-demo-download" not in page
+    response = browser(bob).get(reverse("play:demo_download", args=[theirs.pk]))
+    assert response.status_code == 403
+    assert "The secrets stay with the creator" in response.content.decode()
+    api = browser(bob).get(f"/api/play/sessions/{theirs.pk}/recording")
+    assert api.status_code == 403
+    assert "only its creator downloads them" in api.json()["detail"]
+
+
+def test_a_watcher_of_a_game_master_demo_cannot_take_its_recording_away(alice, bob, gm_version):
+    demos.publish(
+        gm_version.world,
+        export_recording(start_session(alice, gm_version, mode="record"), alice),
+        "Tour",
+    )
+    browser(bob).post(reverse("play:demo_watch", args=[gm_version.world.pk]))
+    replay = Session.objects.get(owner=bob, mode="replay")
+    assert browser(bob).get(f"/api/play/sessions/{replay.pk}/recording").status_code == 403
+    with pytest.raises(PermissionDenied):
+        export_recording(replay, None)
+
+
+def test_a_version_published_remixable_lets_its_players_take_their_recordings(alice, bob):
+    version = publish_gm(alice, gm_data())
+    remixable = publish_world(version.world, "open", remixable_secrets=True)
+    theirs = start_session(bob, remixable, mode="record")
+    assert browser(bob).get(reverse("play:demo_download", args=[theirs.pk])).status_code == 200
+    closed = start_session(bob, version, mode="record")
+    assert browser(bob).get(reverse("play:demo_download", args=[closed.pk])).status_code == 403

@@ -178,7 +178,7 @@ async def test_a_recording_replays_identically_at_zero_cost(alice, bob, version,
     for text in ("I knock", "I push"):
         await play(recorded, alice, text)
     demo = await sync_to_async(export_recording)(
-        await sync_to_async(Session.objects.get)(pk=recorded.pk)
+        await sync_to_async(Session.objects.get)(pk=recorded.pk), alice
     )
     assert demo["actions"] == ["I knock", "I push"]
     assert "sk-test" not in json.dumps(demo)
