@@ -53,7 +53,8 @@ class PlayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         player = replace(player, time_zone=zone_from_scope(self.scope))
         session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
         try:
-            self.joined, history = await handlers.join(session_id, player, self.channel_name)
+            with translation.override(self.language):  # the scene bar's words (play.gm)
+                self.joined, history = await handlers.join(session_id, player, self.channel_name)
         except SessionNotFound:
             await self.close(code=CLOSE_NOT_FOUND)
             return

@@ -290,14 +290,18 @@ def state(
     changes: list[Any] | None = None,
     *,
     audio: dict[str, Any] | None = None,
+    own_turn: int | None = None,
 ) -> dict[str, Any]:
-    return {
+    frame = {
         "type": "state",
         "values": values,
         "turn": turn,
         "audio": audio or {},
         "changes": changes or [],
     }
+    if own_turn is not None:  # a game-master world: the character's own count (issue 33 §5)
+        frame["own_turn"] = own_turn
+    return frame
 
 
 def notification(message: str, style: str) -> dict[str, Any]:

@@ -21,8 +21,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from engine.gm import localize
 from engine.gm.adapter import ROLL, gm_action_of
 from engine.gm.perception import perceive
 from engine.gm.play import GMActionResult, ensure_gm_state
@@ -200,23 +202,28 @@ def turn_frames(world: WorldDefinition, result: TurnResult, character_id: str | 
     directors = played.changes.get("directors")
     ooc = str(directors.get("ooc") or "") if isinstance(directors, dict) else ""
     aside = [frames.notification(ooc, "ooc")] if ooc.strip() else []
-    return [*aside, *scene_frames(world, result.state, character_id)]
+    return [*aside, *scene_frames(world, result.state, character_id, played.language)]
 
 
 # --- the scene -----------------------------------------------------------------------------------
 
 
-def scene_frames(world: WorldDefinition, state: SessionState, character_id: str) -> list[Any]:
-    """``scene``, plus ``check-pending`` when a check waits for the player's roll."""
+def scene_frames(
+    world: WorldDefinition, state: SessionState, character_id: str, language: str | None = None
+) -> list[Any]:
+    """``scene``, plus ``check-pending`` when a check waits for the player's roll; its words
+    (directions, time, check) and the world's nouns in ``language``, the world's by default
+    (issue 33 §3: the scene bar speaks the narration's language)."""
     gm = world.game_master
     if gm is None or character_id not in gm.characters_by_id:
         return []
+    language = language or world.language or "en"
     if state.gm is None or character_id not in state.gm.characters:
         state = state.model_copy(deep=True)  # no action yet: the block's starting state
         ensure_gm_state(world, state)
     assert state.gm is not None
-    view = perceive(gm, state.gm, character_id, values=state.values)
-    lex = lexicon(world.language or "en")
+    view = perceive(localize.block(gm, language), state.gm, character_id, values=state.values)
+    lex = lexicon(language)
     check = _pending(state, character_id, view.pending.target if view.pending else None, lex)
     scene = {
         "character": {"id": view.me.id, "name": view.me.name},
@@ -263,7 +270,15 @@ def session_frames(session: Session) -> list[Any]:
     character = character_of(session, world)
     if character is None:
         return []
-    return scene_frames(world, state_of(session), character)
+    return scene_frames(world, state_of(session), character, page_language(world))
+
+
+def page_language(world: WorldDefinition) -> str:
+    """The language of a scene sent outside a turn (a join, a revert): the page's (play.languages
+    on the socket) when the world names its things in it, else the world's (issue 33 §3)."""
+    page, own = get_language() or "", world.language or "en"
+    gm = world.game_master
+    return page if gm is not None and localize.speaks(gm, own, page) else own
 
 
 def join_frames(session_id: str, player: Player) -> list[Any]:

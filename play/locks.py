@@ -62,9 +62,11 @@ class Lease(Protocol):
 
 
 class LockBackend(Protocol):
-    async def acquire(self, name: str) -> Lease | None: ...
+    async def acquire(self, name: str, *, tag: str = "") -> Lease | None: ...
 
     async def is_held(self, name: str) -> bool: ...
+
+    async def holder(self, name: str) -> str | None: ...
 
     async def release_token(self, name: str, token: str) -> bool: ...
 
@@ -73,9 +75,9 @@ class LockBackend(Protocol):
 
 
 class LocalLease:
-    def __init__(self, table: dict[str, str], key: str) -> None:
+    def __init__(self, table: dict[str, str], key: str, tag: str = "") -> None:
         self.key = key
-        self.token = secrets.token_hex(8)
+        self.token = tag + secrets.token_hex(8)
         self._table = table
 
     @property
@@ -93,16 +95,21 @@ class LocalLocks:
     def __init__(self) -> None:
         self.table: dict[str, str] = {}
 
-    async def acquire(self, name: str) -> LocalLease | None:
+    async def acquire(self, name: str, *, tag: str = "") -> LocalLease | None:
+        """The lock, or None when held; ``tag`` starts its token (who holds it: play.save_wait)."""
         key = KEY_PREFIX + name
         if key in self.table:
             return None
-        lease = LocalLease(self.table, key)
+        lease = LocalLease(self.table, key, tag)
         self.table[key] = lease.token
         return lease
 
     async def is_held(self, name: str) -> bool:
         return KEY_PREFIX + name in self.table
+
+    async def holder(self, name: str) -> str | None:
+        """The token that holds the lock, None when free."""
+        return self.table.get(KEY_PREFIX + name)
 
     async def release_token(self, name: str, token: str) -> bool:
         """Free the lock if ``token`` still holds it (a holder known to be dead)."""
@@ -242,9 +249,10 @@ class RedisLocks:
             self._clients[loop] = aioredis.Redis(connection_pool=pool)
         return self._clients[loop]
 
-    async def acquire(self, name: str) -> RedisLease | None:
+    async def acquire(self, name: str, *, tag: str = "") -> RedisLease | None:
+        """The lock, or None when held; ``tag`` starts its token (who holds it: play.save_wait)."""
         key = KEY_PREFIX + name
-        token = secrets.token_hex(16)
+        token = tag + secrets.token_hex(16)
         ttl = lock_ttl_ms()
         if not await self.client().set(key, token, nx=True, px=ttl):
             return None
@@ -259,6 +267,11 @@ class RedisLocks:
 
     async def is_held(self, name: str) -> bool:
         return bool(await self.client().exists(KEY_PREFIX + name))
+
+    async def holder(self, name: str) -> str | None:
+        """The token that holds the lock, None when free."""
+        held = await self.client().get(KEY_PREFIX + name)
+        return held.decode() if isinstance(held, bytes) else held
 
     async def release_token(self, name: str, token: str) -> bool:
         """Free the lock if ``token`` still holds it (a holder known to be dead)."""

@@ -35,6 +35,7 @@ from play.locks import Lease, lock_backend
 from play.models import Message, Session
 from play.prepared import Prepared
 from play.providers import build_provider, provider_config
+from play.save_wait import hold_for_save
 from play.sessions import state_of, with_version_hash, world_of
 from play.table_locks import with_table_lock
 from play.tables import share_state
@@ -186,7 +187,7 @@ async def _save_between_turns(
 async def _locks(session_id: str) -> Lease | None:
     """The session's lock, and its table's when it sits at one: NPC memories written here are
     the table's world, which another player's turn would otherwise commit over."""
-    own = await lock_backend().acquire(session_id)
+    own = await hold_for_save(session_id)  # a turn sent meanwhile waits (play.save_wait)
     if own is None:
         return None
     try:

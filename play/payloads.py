@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.session import SessionState
 from play import frames
 from play.models import Checkpoint, Message, Session, message_usage
 
@@ -50,7 +51,34 @@ def message_dict(message: Message) -> dict[str, Any]:
 def state_frame(session: Session, changes: list[Any] | None = None) -> dict[str, Any]:
     state = session.state or {}
     audio = state.get("audio") if isinstance(state.get("audio"), dict) else {}
-    return frames.state(public_values(state), int(state.get("turn", 0)), changes, audio=audio)
+    own = own_turn(state, session.character_id)
+    return frames.state(
+        public_values(state), int(state.get("turn", 0)), changes, audio=audio, own_turn=own
+    )
+
+
+def turn_state_frame(
+    state: SessionState, changes: list[Any], character_id: str | None
+) -> dict[str, Any]:
+    """The ``state`` frame after a turn (play.turns)."""
+    own = None
+    if state.gm is not None and state.gm.characters:
+        sheet = state.gm.characters.get(character_id or next(iter(state.gm.characters)))
+        own = sheet.turns if sheet is not None else 0
+    values, audio = state.values, dict(state.audio)
+    return frames.state(values, state.turn, changes, audio=audio, own_turn=own)
+
+
+def own_turn(state: dict[str, Any], character_id: str | None) -> int | None:
+    """How many actions the session's character has played (engine.gm.adapter counts them);
+    None outside a game-master world. At a table the page shows this rather than the shared
+    ``turn``, which counts every player's actions for the rules (issue 33 §5)."""
+    gm = state.get("gm")
+    characters = gm.get("characters") if isinstance(gm, dict) else None
+    if not isinstance(characters, dict) or not characters:
+        return None
+    sheet = characters.get(character_id or next(iter(characters)))  # unset: the world's first
+    return int(sheet.get("turns", 0)) if isinstance(sheet, dict) else 0
 
 
 def checkpoint_dict(checkpoint: Checkpoint) -> dict[str, Any]:

@@ -57,16 +57,15 @@ RECORDING_KEPT = (
 def export_recording(session: Session, user: Any) -> dict[str, Any]:
     """The session's signed demo; PermissionDenied (``RECORDING_KEPT``) when ``user`` may not
     copy its world's version (someone else's game-master world)."""
-    if session.world_version_id is None:
+    version = session.world_version
+    if version is None:
         raise PlayError(gettext("Playtests of drafts cannot be exported as demos."))
-    if not may_copy_version(user, session.world_version):
+    if not may_copy_version(user, version):
         raise PermissionDenied(RECORDING_KEPT)
     recording = dict(session.recording or {})
     turns = recording.pop("turns", {})
     steps = recording.pop("inputs", [])
     recording.pop("steps", None)  # a replay's own script is not what it played
-    version = session.world_version
-    assert version is not None
     demo = {
         "format": DEMO_FORMAT,
         "version": DEMO_VERSION,

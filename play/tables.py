@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from engine.gm.arrival import opening_scene
 from engine.session import SessionState
 from engine.world import WorldDefinition
 from play import frames
@@ -193,7 +194,25 @@ def _sit(user: Any, table: Table, host: Session, seat: Seat | None, character_id
     session.character_id = character_id
     session.state = _shared_with({} if seat is None else session.state, host.state)
     session.save(update_fields=["character_id", "state", "updated_at"])
+    _open_scene(session, character_id)
     return session
+
+
+def _open_scene(session: Session, character_id: str) -> None:
+    """His first message on sitting down: his character's place as the engine's look tells
+    it, strangers described, in the world's language, at no cost (issue 33 §5). A player who
+    comes back finds where his character stands now."""
+    world = world_of(session)
+    text = opening_scene(world, SessionState.model_validate(session.state), character_id)
+    Message.objects.create(
+        session=session,
+        position=next_position(session),
+        role="assistant",
+        content=text,
+        raw=text,
+        state=session.state,
+        source="engine",
+    )
 
 
 def leave_table(session: Session) -> Table:

@@ -34,6 +34,7 @@ from play.locks import lock_backend
 from play.models import Message, Session
 from play.prepared import Prepared
 from play.providers import build_provider, provider_config
+from play.save_wait import hold_for_save
 from play.sessions import state_of, with_version_hash, world_of
 
 log = logging.getLogger(__name__)
@@ -139,7 +140,7 @@ async def _save_between_turns(session_id: str, upto: int, previous: str, summary
 
     deadline = time.monotonic() + save_wait_seconds()
     while True:
-        lease = await lock_backend().acquire(session_id)
+        lease = await hold_for_save(session_id)  # a turn sent meanwhile waits (play.save_wait)
         if lease is not None:
             try:
                 folded: int | None = await database_sync_to_async(_save)(

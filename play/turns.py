@@ -37,13 +37,13 @@ from engine.turn import (
     TurnFailed,
     TurnResult,
 )
-from play import demos, frames, gm, quota, table_relay, tables
+from play import demos, frames, gm, quota, save_wait, table_relay, tables
 from play.costs import session_usage_or_none
 from play.errors import SessionBusy
 from play.locks import Lease, lock_backend
 from play.memory import maybe_summarise
 from play.models import Message, Session
-from play.payloads import message_dict, state_frame
+from play.payloads import message_dict, state_frame, turn_state_frame
 from play.providers import build_provider, recording_after
 from play.recovery import TurnFenced, owner_of, recover, supervisor
 from play.relay import RunningTurn, relay
@@ -96,7 +96,7 @@ async def start_turn(
 async def _lock_and_prepare(session_id: str, player: Player, *args: Any) -> tuple[Lease, TurnPlan]:
     """Lock and claim the session; an orphaned turn in the way is taken over, then tried again."""
     for attempt in range(2):
-        own = await lock_backend().acquire(session_id)
+        own = await save_wait.acquire_turn_lock(session_id)  # a background save is waited for
         if own is not None:
             prepared = await _prepare_holding(own, session_id, player, args)
             if prepared is not None:
@@ -267,7 +267,7 @@ async def _stream_and_save(
     outgoing = []
     if saved is not None:  # with the session's running total (play.costs)
         outgoing.append(frames.message_done(saved, totals))
-    outgoing.append(frames.state(state.values, state.turn, changes, audio=dict(state.audio)))
+    outgoing.append(turn_state_frame(state, changes, plan.character_id))
     return result, outgoing + pending + gm.turn_frames(plan.world, result, plan.character_id)
 
 

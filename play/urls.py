@@ -11,6 +11,7 @@ from play.views import (
     playtest,
     providers,
     sandbox,
+    status,
     tables,
     ui,
 )
@@ -36,6 +37,7 @@ urlpatterns: list[URLPattern] = [
     path("demos/<int:world_id>/remove/", demos.remove, name="demo_remove"),
     path("<uuid:session_id>/messages/<int:message_id>/", pages.message_detail, name="message"),
     path("<uuid:session_id>/memory/", memory.memory_panel, name="memory"),
+    path("<uuid:session_id>/status/", status.status_panel, name="status"),
     path("<uuid:session_id>/memory/end/", memory.memory_end, name="memory_end"),
     # One prefix for every sandbox: the pages that frame it allow only that path (play/csp.py).
     path("ui/<uuid:session_id>/", sandbox.custom_ui, name="sandbox"),

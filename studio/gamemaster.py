@@ -171,7 +171,7 @@ def save_record(
             rows.append(record)
         else:
             index, old = find_record(block, section, ref)
-            record = {**old, **data}
+            record = {**old, **_with_translations(old, data)}
             rows[index] = record
         gm = _commit(world, fresh, block)
     return _dump(gm)[section][index]  # type: ignore[no-any-return]
@@ -185,6 +185,23 @@ def delete_record(world: World, section: str, ref: str) -> None:
         index, _record = find_record(block, section, ref)
         del block[section][index]
         _commit(world, fresh, block)
+
+
+def _with_translations(old: Any, new: Any) -> Any:
+    """``new`` with the ``translations`` ``old`` had at the same place (a place's points by id,
+    a character's public sheet): no form edits them (issue 33 §3), so a save keeps them."""
+    if isinstance(new, dict) and isinstance(old, Mapping):
+        out = {k: _with_translations(old.get(k), v) for k, v in new.items()}
+        if "translations" in old and "translations" not in new:
+            out["translations"] = old["translations"]
+        return out
+    if isinstance(new, list) and isinstance(old, list):
+        by_id = {r.get("id"): r for r in old if isinstance(r, Mapping) and r.get("id")}
+        return [
+            _with_translations(by_id.get(r.get("id")), r) if isinstance(r, Mapping) else r
+            for r in new
+        ]
+    return new
 
 
 def fresh_id(rows: Iterable[Mapping[str, Any]], name: str, fallback: str = "record") -> str:

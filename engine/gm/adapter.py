@@ -22,6 +22,7 @@ from engine.gm.play import GMAction, GMActionResult, GMError, play_gm_action
 from engine.gm.report import narration_pieces
 from engine.gm.words import lexicon
 from engine.llm.base import ProviderError
+from engine.session import SessionState
 from engine.turn import ChoicesEvent, Delta, Done, Turn, TurnEvent, TurnFailed, TurnResult
 
 ROLL = "roll"
@@ -56,6 +57,7 @@ async def gm_events(turn: Turn, action: GMAction) -> AsyncIterator[TurnEvent]:
     played = await _play(turn, action)
     state = played.state
     state.turn += 1
+    _count_own_turn(turn, state)
     state.started = True
     result = TurnResult(
         text=played.narration,
@@ -74,6 +76,16 @@ async def gm_events(turn: Turn, action: GMAction) -> AsyncIterator[TurnEvent]:
         yield ChoicesEvent(list(played.suggestions))
     turn.result = result
     yield Done(result)
+
+
+def _count_own_turn(turn: Turn, state: SessionState) -> None:
+    """One more action of the acting character: at a table each player sees his own count,
+    while ``state.turn`` counts everyone's for the rules (issue 33 §5)."""
+    gm = turn.world.game_master
+    first = gm.characters[0].id if gm is not None and gm.characters else ""
+    sheet = state.gm.characters.get(turn.character_id or first) if state.gm else None
+    if sheet is not None:
+        sheet.turns += 1
 
 
 async def _play(turn: Turn, action: GMAction) -> GMActionResult:

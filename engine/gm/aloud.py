@@ -7,7 +7,11 @@ see it read instead (``data["seen"]``, in the world's language): his words, as a
 ``Name: “words”``, when he says them aloud; else, when he talks with an NPC, that he does (the
 NPC named as every one of them knows it); to the one he whispers to, at least that he does;
 else nothing, and they see only what the engine or the master logs of the outcome. Names his
-words say aloud become known to those who hear them (decision 17).
+words say aloud become known to those who hear them (decision 17), when he knows them: a name
+he never learnt is a guess, which calls nobody and teaches nobody (issue 32). Words said to
+those present (not to an NPC), or a whisper to another character, are meeting them; a
+character's name said aloud by one who knows it is an introduction (``engine.gm.acquaintance``,
+issue 33 §5).
 
 ``words_aloud`` finds the words, in order:
 
@@ -26,7 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.gm.mentions import spans
+from engine.gm.acquaintance import introduce
+from engine.gm.mentions import mentioned, spans
 from engine.gm.moves import languages_from
 from engine.gm.party import HushedScene
 from engine.gm.partybook import partybook
@@ -37,7 +42,6 @@ from engine.gm.state import GMEvent
 from engine.gm.suggest import learn_names
 from engine.gm.talkbook import talkbook
 from engine.gm.tools.base import label
-from engine.gm.tools.refs import npc_names
 from engine.gm.world import Npc
 
 People = Sequence[tuple[str, Sequence[str]]]
@@ -64,7 +68,25 @@ def others_see(scene: Scene, text: str, event: GMEvent, npc: Npc | None) -> None
     elif whispered:  # to another character, without words we can tell: only that he did
         lines.append(partybook(world).t("ev_whisper_you", actor=scene.name))
     event.data[SEEN] = lines
-    learn_names(scene, words, [w for w in others if w in scene.state.characters])
+    hearers = [w for w in others if w in scene.state.characters]
+    sayable = [n.id for n in scene.gm.npcs if scene.npc_label(n) == n.name]  # names he knows
+    learn_names(scene, words, hearers, only=sayable)
+    spoken_to = _spoken_to(scene, text, words, hearers, npc, whispered=whispered)
+    introduce(scene.gm, scene.state, scene.character_id, words, hearers, spoken_to, world)
+
+
+def _spoken_to(
+    scene: Scene, text: str, words: str, hearers: list[str], npc: Npc | None, *, whispered: bool
+) -> list[str]:
+    """The characters he speaks to, whom he meets (issue 33 §5): the one he whispers to; all
+    present when his words go to no NPC; else those his input calls by a name he can use."""
+    pcs = [h for h in hearers if h in scene.state.characters]
+    if whispered or (words and npc is None):
+        return pcs
+    if not words:
+        return []
+    people = [(c, scene.pc_names(c)) for c in pcs]
+    return mentioned(text, people, not _CJK.search(text))
 
 
 def words_aloud(text: str, language: str, people: People = (), *, whispered: bool = False) -> str:
@@ -117,9 +139,12 @@ def _is_name(text: str, people: People) -> bool:
 
 
 def _people(scene: Scene) -> list[tuple[str, list[str]]]:
-    """Those he could speak to here, with the names he might call them by."""
-    found = [(n.id, [*npc_names(n), *n.name.split()[:1]]) for n in scene.npcs()]
-    for other in scene.others():
-        name = scene.gm.characters_by_id[other].name
-        found.append((other, list(dict.fromkeys([name, *name.split()[:1]]))))
+    """Those he could speak to here, with the names he might call them by (an NPC's name only
+    once he knows it: a name he never learnt calls nobody, like a made-up one)."""
+    found = []
+    for npc in scene.npcs():
+        first = npc.name.split()[:1] if scene.npc_label(npc) == npc.name else []
+        found.append((npc.id, [*scene.npc_names_known(npc), *first]))
+    for other in scene.others():  # a character he has not met: by how he looks (issue 33 §5)
+        found.append((other, scene.pc_names(other)))
     return found

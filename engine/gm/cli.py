@@ -11,6 +11,9 @@
 
 S.json is ``{"character": ID, "actions": ["go north", {"roll": true}, {"click": {...}}, ...]}``;
 ``--character`` overrides the script's, and without either the world's first character plays.
+An optional ``"language": "es"`` is the session's language (the world's by default): the
+actions are read in it first, and what is not read as a move in another language is told in
+it, the world's nouns in it where the world translates them (issue 33 §3).
 Multiplayer (issue 12 §6): an action may also be ``{"character": ID, "input": ACTION}``, ACTION
 any of the forms above, played by that character in the same session. ``character`` is who
 played the line; ``delivered_to`` maps each character who perceived something of the action
@@ -78,9 +81,10 @@ def cmd_gm(args: argparse.Namespace) -> int:
         world = _world(args.world)
         character, actions = _script(args.script)
         character = args.character or character
+        language = _language(args.script)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         provider = _provider(world, args.replies, args.trace)
-        asyncio.run(_play(world, character, actions, seed, provider, args.replies))
+        asyncio.run(_play(world, character, actions, seed, provider, args.replies, language))
     except ScriptError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 1
@@ -129,6 +133,14 @@ def _script(path: str) -> tuple[str | None, list[GMAction]]:
     return character, actions
 
 
+def _language(path: str) -> str | None:
+    """The script's ``language`` (None: the world's)."""
+    language = _read(path).get("language")
+    if language is not None and not (isinstance(language, str) and language.strip()):
+        raise ScriptError(f"{path}: language must be a language code such as es or zh")
+    return language
+
+
 def _provider(world: WorldDefinition, replies: str | None, trace: bool) -> Provider:
     provider: Provider = OfflineProvider(world.language or "en")
     if replies is not None:
@@ -173,6 +185,7 @@ async def _play(
     seed: int,
     provider: Provider,
     replies: str | None,
+    language: str | None = None,
 ) -> None:
     assert world.game_master is not None
     default = character or world.game_master.characters[0].id
@@ -185,7 +198,7 @@ async def _play(
     for index, (who, action) in enumerate(turns):
         try:
             result = await play_gm_action(
-                world, state, who, action, provider=provider, rng_seed=seed
+                world, state, who, action, provider=provider, rng_seed=seed, language=language
             )
         except GMError as exc:
             raise ScriptError(str(exc)) from None

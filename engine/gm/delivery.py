@@ -22,6 +22,7 @@ Every player character of the state is considered; the caller delivers to those 
 
 from __future__ import annotations
 
+from engine.gm.acquaintance import names_known
 from engine.gm.result import GMActionResult
 from engine.gm.seen import perceived
 from engine.world import WorldDefinition
@@ -44,7 +45,7 @@ def delivered_to(
         if viewer == actor:
             continue
         lines = perceived(
-            gm, viewer, events, language, known=sheet.known_names, places=sheet.known_places
+            gm, viewer, events, language, known=names_known(sheet), places=sheet.known_places
         )
         if lines:
             out[viewer] = "\n".join(lines)

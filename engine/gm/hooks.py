@@ -2,7 +2,8 @@
 
 A hook's trigger is entering a place or a time of day (from a day on); its effect is an event
 logged where it fires, which everyone there perceives and the narration of the move carries.
-A ``once`` hook fires a single time per session.
+A ``once`` hook fires a single time per session. The event is logged in the world's words; the
+narration's own (its translation, issue 33 §3) is kept on it for the move's narration (``told``).
 """
 
 from __future__ import annotations
@@ -23,19 +24,25 @@ def fire_hooks(scene: Scene, trigger: str) -> list[GMEvent]:
         if not _due(scene, hook):
             continue
         where = hook.trigger.location or scene.location.id
+        own = next((h.text for h in scene.world_gm.hooks if h.id == hook.id), hook.text)
         event = log_event(
             state,
             "hook",
             hook.id,
             where,
-            hook.text,
+            own,
             seen_by=scene.witnesses(where),
-            data={"hook": hook.id},
+            data={"hook": hook.id, **({"told": hook.text} if hook.text != own else {})},
             at=scene.at,
         )
         state.fired_hooks.append(hook.id)
         fired.append(event)
     return fired
+
+
+def told(event: GMEvent) -> str:
+    """What the move's narration says of a fired hook: its text in the narration's language."""
+    return str(event.data.get("told") or event.text)
 
 
 def _due(scene: Scene, hook: Hook) -> bool:

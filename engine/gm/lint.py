@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.gm.world import GameMaster, Holder, Location, Npc, Place
+from engine.gm.world import GameMaster, Holder, Location, Npc, Place, Quest
 
 ROOT = "gameMaster"
 
@@ -208,6 +208,7 @@ class _Lint:
         for n, quest in enumerate(self.gm.quests):
             self.ref(f"quests[{n}].owner", quest.owner, self.npcs_, "NPC")
             self.ref(f"quests[{n}].offeredBy", quest.offered_by, self.npcs_, "NPC")
+            self.hand_in(f"quests[{n}]", quest)
         for n, board in enumerate(self.gm.boards):
             self.place(f"boards[{n}]", Place(location=board.location, point=board.point))
             for i, notice in enumerate(board.notices):
@@ -215,8 +216,23 @@ class _Lint:
                 self.ref(f"{here}.owner", notice.owner, self.npcs_, "NPC")
                 self.ref(f"{here}.quest", notice.quest, quests, "quest")
 
+    def hand_in(self, path: str, quest: Quest) -> None:
+        """An errand's hand-in and reward (issue 33 §1) name things that exist."""
+        rule = quest.hand_in
+        if rule is not None:
+            self.ref(f"{path}.handIn.item", rule.item, self.items_, "item")
+            self.ref(f"{path}.handIn.to", rule.to, self.npcs_, "NPC")
+            if (rule.to or quest.owner or quest.offered_by) is None:
+                self.add(f"{path}.handIn.to", "a hand-in needs an NPC: give it to or an owner")
+        for i, item in enumerate(quest.reward.items if quest.reward else []):
+            self.ref(f"{path}.reward.items[{i}]", item, self.items_, "item")
+
     def trade(self) -> None:
+        for item in self.gm.prices.items:
+            self.ref(f"prices.items.{item}", item, self.items_, "item")
         for n, shop in enumerate(self.gm.shops):
+            for i, wanted in enumerate(shop.buys):
+                self.ref(f"shops[{n}].buys[{i}].item", wanted.item, self.items_, "item")
             self.ref(f"shops[{n}].npc", shop.npc, self.npcs_, "NPC")
             self.ref(f"shops[{n}].location", shop.location, self.locations_, "location")
             for i, stock in enumerate(shop.stock):

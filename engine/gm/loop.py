@@ -10,10 +10,13 @@ byte-identical, so it is still read from cache). A turn without ``log_event`` is
 even the forced call brings none, the engine closes it with ``fallback_closure``.
 
 The narration is checked (``check_closure``) before anything is shown: a rejection goes back to
-the master once, as the ``log_event`` call's error naming the rules; a second failure falls back
-too. Only then is the narration streamed to ``on_delta``: tool traffic, the rejected narrations
-and whatever text the master wrote beside its calls never reach the player. Model calls, usage
-and cost are summed over the loop (decision 3).
+the master as the ``log_event`` call's error naming the rules, and the master is asked again with
+its full tool set (issue 34 §3: a master that narrated a pledge fixes it with ``pawn_item``);
+the last of ``MAX_ATTEMPTS`` (or any past the tool cap) is forced to ``log_event``, and a
+rejection there falls back to the templated closure too. Only then is the narration streamed
+to ``on_delta``: tool traffic, the rejected narrations and whatever text the master wrote beside
+its calls never reach the player. Model calls, usage and cost are summed over the loop
+(decision 3).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from engine.session import Message, ToolCall
 
 OnDelta = Callable[[str], Awaitable[None]]
 MAX_SUGGESTIONS = 4
+MAX_ATTEMPTS = 3  # closures judged per turn: all but the last may call any tool first
 FORCE_CLOSE = {"name": LOG_EVENT}
 
 
@@ -129,7 +133,7 @@ class _Loop:
     async def run(self) -> MasterTurn:
         forced = False
         while not self.closed:
-            if self.turn.model_calls >= self.cap + 4:
+            if self.turn.model_calls >= self.cap + MAX_ATTEMPTS + 2:
                 break  # a master that never closes still ends
             reply = await self.ask(forced)
             attempts = self.turn.attempts
@@ -137,19 +141,25 @@ class _Loop:
             if self.closed:
                 break
             if self.turn.attempts > attempts:  # a rejected or invalid log_event
-                if self.turn.attempts >= 2:
+                if self.turn.attempts >= MAX_ATTEMPTS:
                     break
-            elif forced:
+                forced = self.last_attempt()
+                continue  # asked again, with every tool until the last attempt
+            if forced:
                 break  # the forced call brought no log_event
-            elif reply.calls and self.executed < self.cap:
+            if reply.calls and self.executed < self.cap:
                 continue
-            else:
-                nudge = "nudge_close" if not reply.calls else "nudge_cap"
-                self.messages.append(Message("user", self.words.t(nudge, cap=self.cap)))
+            nudge = "nudge_close" if not reply.calls else "nudge_cap"
+            self.messages.append(Message("user", self.words.t(nudge, cap=self.cap)))
             forced = True
         if not self.closed:
             self.fall_back()
         return self.turn
+
+    def last_attempt(self) -> bool:
+        """Whether the next call is restricted to ``log_event``: the last attempt, or the tool
+        cap spent (any other tool would be refused anyway)."""
+        return self.turn.attempts >= MAX_ATTEMPTS - 1 or self.executed >= self.cap
 
     async def ask(self, forced: bool) -> _Reply:
         request = replace(
@@ -206,11 +216,14 @@ class _Loop:
         narration = strip_directives(str(call.arguments.get("narration") or "")).strip()
         if not narration:
             return self.refuse(call, "empty")
-        report = check_closure(narration, self.facts(), self.scene)
+        claims = call.arguments.get("claims")
+        facts = replace(self.facts(), claims=claims if isinstance(claims, dict) else None)
+        report = check_closure(narration, facts, self.scene)
         self.turn.closure = Closure(report.ok, list(report.violations))
         if not report.ok:
             reasons = self.words.reasons(report.violations)
-            return self.refuse(call, "rejected", reasons=reasons)
+            key = "rejected_last" if self.last_attempt() else "rejected"
+            return self.refuse(call, key, reasons=reasons)
         outcome = execute(call, self.scene)
         self.report(call, outcome.ok, outcome.error, outcome.to_dict())
         if not (outcome.ok and outcome.closes_turn):

@@ -7,7 +7,8 @@ and returns an ``EngineMove``, or None to hand the action to the master. ``resol
 to the state and narrates it from the language's templates. A move that cannot happen ("go
 north" with no north exit, "take the moon") is ``refused`` with what is possible; one with
 consequences but no target ("take") is ``ask``; both cost nothing and change nothing. Every
-resolved move logs an event seen by whoever is there.
+resolved move logs an event seen by whoever is there, except the private reads of one's own
+inventory, sheet and journal (``engine.gm.readmoves``, ``engine.gm.sheet``), which change nothing.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from engine.gm import space, things
+from engine.gm import handover, sheet, space, things, trade
+from engine.gm.readmoves import read_ask
 from engine.gm.scene import MOVE_KINDS, EngineMove, MoveKind, MoveResult, Scene
+from engine.gm.trade_read import read_deal
 from engine.gm.words import (
     LANGUAGES,
     Lexicon,
@@ -37,11 +40,18 @@ def languages_from(language: str | None) -> list[str]:
     return [first, *(code for code in LANGUAGES if code != first)]
 
 
-def classify(text: str, language: str | None = None) -> EngineMove | None:
+def classify(
+    text: str, language: str | None = None, scene: Scene | None = None
+) -> EngineMove | None:
     """Read ``text`` as an engine move, trying ``language`` first, then en, es and zh.
 
-    Returns None when it is anything else (talk, a risky act, a free action): the master's.
+    With the ``scene``, trade and hand-over moves are read first (``engine.gm.trade_read``:
+    they name the world's things). Returns None when it is anything else (talk, a risky act, a
+    free action): the master's.
     """
+    deal = read_deal(text, scene, languages_from(language)) if scene is not None else None
+    if deal is not None:
+        return deal
     for code in languages_from(language):
         move = classify_in(lexicon(code), text)
         if move is not None:
@@ -54,6 +64,9 @@ def classify_in(lex: Lexicon, text: str) -> EngineMove | None:
     norm = normalize(text)
     if not norm:
         return None
+    read = read_ask(text, lex.language)  # inventory, sheet, journal, a notice (issue 33 §1)
+    if read is not None:
+        return _move(read.kind, read.target, lex, text)
     command = lex.commands.get(norm.split()[0] if lex.spaced else norm)
     if command is not None:
         return _move(command, _rest_after_command(lex, norm), lex, text)
@@ -105,6 +118,15 @@ def resolve(move: EngineMove, scene: Scene) -> MoveResult:
         "drop": things.drop,
         "wait": things.wait,
         "board": things.read_board,
+        "inventory": sheet.inventory,
+        "sheet": sheet.sheet,
+        "journal": sheet.journal,
+        "notice": sheet.notice,
+        "buy": trade.buy,
+        "sell": trade.sell,
+        "give": handover.give,
+        "equip": handover.equip,
+        "unequip": handover.unequip,
     }
     return handlers[move.kind](move, scene)
 

@@ -7,8 +7,11 @@ vez; los demás esperan turno o se unen a la conversación"; GAME_MASTER.md GM-P
 NPC here is having with another character (an ``action`` event that talks to that NPC, which
 ``engine.gm.conversation`` reads as his ongoing talk); words to an NPC that is talking with
 another character present, from a character who is not part of that talk, are answered
-``refused`` in the player's language: it is talking with X, wait or join. Characters' names are
-public among characters present; the NPC is named as the asker knows it.
+``refused`` in the player's language: it is talking with X, wait or join. A character is named
+to another once they met (joining his conversation is meeting him; ``engine.gm.acquaintance``),
+described until then; the NPC is named as the asker knows it, and matched only by
+what he can call it (``Scene.npc_names_known``): a name he never learnt is a made-up one, with
+the same answer, so what he types cannot test a guess (issue 32).
 
 ``hush`` turns a whisper ("I whisper to Hilda: …", "le susurro a Hilda …", "我低声对Hilda说…") to
 someone present (an NPC or a character: the one named, else the only other person here) into a
@@ -23,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from engine.gm import acquaintance
 from engine.gm import conversation as talks
 from engine.gm.mentions import mentioned, spans
 from engine.gm.moves import languages_from
@@ -33,7 +37,6 @@ from engine.gm.seen import SEEN
 from engine.gm.state import GMEvent, characters_at, log_event, npcs_at
 from engine.gm.talk import talk_target
 from engine.gm.tools.base import label
-from engine.gm.tools.refs import npc_names
 from engine.gm.world import Npc
 
 _SPEECH_START = re.compile(r"[:\"“«「：]")
@@ -56,8 +59,8 @@ def _says(text: str, words: str, language: str, *, start: bool = False) -> bool:
 
 
 def _pc_names(scene: Scene, character_id: str) -> list[str]:
-    name = scene.gm.characters_by_id[character_id].name
-    return list(dict.fromkeys([name, name.split()[0]])) if name.split() else [name]
+    """What he can call another character: a name he never learnt calls nobody (issue 33 §5)."""
+    return scene.pc_names(character_id)
 
 
 # --- one NPC, one character at a time (GM-P-2) --------------------------------------------------
@@ -75,7 +78,7 @@ def hold_turn(scene: Scene, text: str) -> MoveResult | None:
     if not busy:
         return None
     book = partybook(scene.lex.language)
-    names = scene.lex.join(scene.gm.characters_by_id[c].name for c in busy)
+    names = scene.lex.join(scene.pc_label(c) for c in busy)
     narration = book.tidy(book.t("busy", npc=label(scene, npc), pc=names))
     return MoveResult("refused", narration, suggestions=[book.t("join_suggestion")])
 
@@ -86,7 +89,8 @@ def talking_with(scene: Scene, npc: Npc, current: int) -> list[str]:
 
 
 def join(scene: Scene, text: str, current: int) -> MoveResult:
-    """Become part of a conversation here (the one the text names, else the first)."""
+    """Become part of a conversation here (the one the text names as he knows them, else the
+    first)."""
     book = partybook(scene.lex.language)
     talking = [(n, c) for n in scene.npcs() for c in talking_with(scene, n, current)]
     if not talking:
@@ -95,9 +99,10 @@ def join(scene: Scene, text: str, current: int) -> MoveResult:
     named = [
         (n, c)
         for n, c in talking
-        if mentioned(text, [(n.id, npc_names(n)), (c, _pc_names(scene, c))], spaced)
+        if mentioned(text, [(n.id, scene.npc_names_known(n)), (c, _pc_names(scene, c))], spaced)
     ]
     npc, other = (named or talking)[0]
+    acquaintance.meet(scene.state, scene.character_id, [other])  # the talk is theirs now
     witnesses = scene.witnesses()
     world_book = partybook(scene.world_lex.language)
     text = world_book.t(
@@ -170,11 +175,12 @@ class HushedScene(Scene):
 
 
 def whisper_to(scene: Scene, text: str) -> str | None:
-    """The one a whisper is for (an NPC or a character here), or None when it is no whisper."""
+    """The one a whisper is for (an NPC or a character here, by a name he knows), or None when
+    it is no whisper."""
     head = _SPEECH_START.split(text, maxsplit=1)[0]
     if not _says(head, "whisper", scene.lex.language):
         return None
-    people = [(n.id, npc_names(n)) for n in scene.npcs() if n.kind != "animal"]
+    people = [(n.id, scene.npc_names_known(n)) for n in scene.npcs() if n.kind != "animal"]
     people += [(c, _pc_names(scene, c)) for c in scene.others()]
     named = mentioned(head, people, _spaced(head))
     if len(named) == 1:

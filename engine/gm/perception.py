@@ -16,9 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.gm import acquaintance
+from engine.gm.acquaintance import names_known
 from engine.gm.clues import clue_status
 from engine.gm.scene import Scene
 from engine.gm.seen import witnessed
+from engine.gm.sheet import journal_facts
 from engine.gm.state import GMState, npc_place
 from engine.gm.trust import TONES, rank, trust_level
 from engine.gm.views import (
@@ -79,10 +82,11 @@ def perceive(
             WayView(w.direction, w.to, scene.place_name(w.to), w.locked) for w in scene.exits()
         ),
         npcs=tuple(_npc(scene, n) for n in npcs),
-        people=tuple(_person(gm, c) for c in others),
+        people=tuple(_person(gm, c, scene) for c in others),
         sounds=tuple(SoundView(line) for line in scene.location.ambient),
         clues=_clues(scene, npcs, values),
         errands=_errands(scene),
+        journal=journal_facts(scene),
         events=_events(gm, state, character_id, language or "en"),
         no_witness=not npcs and not others and not scene.location.witness,
         pending=_pending(scene),
@@ -152,9 +156,11 @@ def _npc(scene: Scene, npc: Npc) -> NpcView:
     )
 
 
-def _person(gm: GameMaster, character_id: str) -> PersonView:
+def _person(gm: GameMaster, character_id: str, scene: Scene) -> PersonView:
     sheet = gm.characters_by_id[character_id]
-    return PersonView(sheet.id, sheet.name, sheet.public.appearance, sheet.public.reputation)
+    public = sheet.public
+    known = acquaintance.knows(scene.state, scene.character_id, character_id)
+    return PersonView(sheet.id, sheet.name, public.appearance, public.reputation, name_known=known)
 
 
 def _clues(scene: Scene, npcs: list[Npc], values: Mapping[str, Any] | None) -> tuple[ClueView, ...]:
@@ -189,7 +195,7 @@ def _events(gm: GameMaster, state: GMState, character_id: str, lang: str) -> tup
     for event in reversed(state.events):
         band: Band = "seen" if character_id in (event.actor, *event.seen_by) else "heard"
         lines = witnessed(
-            gm, character_id, event, lang, known=me.known_names, places=me.known_places
+            gm, character_id, event, lang, known=names_known(me), places=me.known_places
         )
         if not lines:
             continue
@@ -231,6 +237,8 @@ def scene_context(view: SceneView) -> str:
         lines += [f"Clues {me.name} can get here:", *(_clue_line(c) for c in view.clues)]
     if view.errands:
         lines += ["Errands:", *(f"- {e}" for e in view.errands)]
+    if view.journal:  # what his journal read shows him (engine.gm.sheet)
+        lines += [f"{me.name}'s journal:", *view.journal]
     if view.events:
         lines.append(f"Last events {me.name} perceived:")
         lines += [f"- day {e.day} {e.time_of_day} ({e.band}): {e.text}" for e in view.events]
@@ -269,7 +277,10 @@ def _seen_lines(view: SceneView) -> list[str]:
     lines += _capped([_npc_line(n) for n in view.npcs], "people")
     for person in view.people:
         public = _joined(person.appearance, person.reputation)
-        lines.append(f"- player character {person.name}" + (f": {public}" if public else ""))
+        line = f"- player character {person.name}" + (f": {public}" if public else "")
+        # Strangers until they meet (issue 33 §5): the master describes him, never names him.
+        unknown = "" if person.name_known else f"; {view.me.name} does not know this name yet"
+        lines.append(line + unknown)
     return lines
 
 

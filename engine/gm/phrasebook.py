@@ -53,6 +53,7 @@ class Phrasebook:
         word = trade.split()[0].casefold()
         feminine = any(word.endswith(end) for end in articles.get("feminine_endings", []))
         feminine = feminine and word not in articles.get("masculine_words", [])
+        feminine = feminine or word in articles.get("feminine_words", [])  # "la llave"
         return str(articles["feminine" if feminine else "masculine"])
 
     def tidy(self, text: str) -> str:

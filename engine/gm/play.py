@@ -2,19 +2,22 @@
 de efecto y el dado"; GAME_MASTER.md decisions 1, 3, 10, 16).
 
 ``play_gm_action`` is the dispatcher: an engine move is resolved and narrated by template (0
-model calls, kind ``engine``; impossible or ambiguous: ``refused``; no target: ``ask``); a risky
-act ends with a pending check (kind ``master``, the narration asks for the roll) or, for a
-search, a hidden roll at once; ``{"roll": true}`` rolls the pending check, shows the breakdown
-and the consequence; anything else goes to the master. With a live, scripted or replayed
-provider that is the tool-calling master (``engine.gm.loop``, issue "Game master II"): tools,
-``log_event``, the closure check; a roll's consequence goes through the same loop, the rolls
-known to the check. Offline, the offline master answers with a plain closure ("You do X.
-Nothing changes.") and 2–3 suggestions. The input state is never mutated: the result carries a
-new one, and a provider error leaves nothing applied.
+model calls, kind ``engine``; impossible or ambiguous: ``refused``; no target: ``ask``);
+``{"roll": true}`` rolls the pending check, shows the breakdown and the consequence; anything
+else goes to the master, who alone decides what needs a check (issue 33 §2). With a live,
+scripted or replayed provider that is the tool-calling master (``engine.gm.loop``, issue "Game
+master II"): tools (``request_skill_check`` asks for a roll), ``log_event``, the closure check;
+a roll's consequence goes through the same loop, the rolls known to the check. Offline, the
+offline master answers: a risky act read by ``engine.gm.risk`` gets its check (kind
+``master``, the narration asks for the roll; a search rolls hidden at once) or a question
+when its target is unclear; words to an NPC get the talk templates; anything else a neutral
+closure that quotes the player (``engine.gm.offline``) and 2–3 suggestions. The input state
+is never mutated: the result carries a new one, and a provider error leaves nothing applied.
 
-``model_calls`` counts provider requests (decision 3): every call of the loop; 1 for the
-offline master, at zero cost; none for a roll's consequence offline, which is the engine's
-templated closure.
+``model_calls`` counts provider requests (decision 3): every call of the loop; 1 for each
+answer of the offline master (its check or closure), at zero cost, none for its question of a
+missing target; none for a roll's consequence offline, which is the engine's templated
+closure.
 
 Several characters (issue 12 §4): before the master, ``engine.gm.party`` hushes a whisper and
 answers a join or a "wait your turn" for free; ``engine.gm.narrator`` settles the master's
@@ -30,11 +33,13 @@ from typing import Any
 
 from engine.gm.aloud import others_see, private
 from engine.gm.brief import brief
+from engine.gm.closure_rules.actions import action_clauses, tell_first
 from engine.gm.delivery import delivered_to
 from engine.gm.dice import Roll
 from engine.gm.directors.pipeline import play_master
 from engine.gm.moves import classify, click_move, languages_from, resolve
 from engine.gm.narrator import narrate
+from engine.gm.offline import closure
 from engine.gm.outcomes import resolve_pending
 from engine.gm.party import hold_turn, hush
 from engine.gm.perception import perceive, scene_context
@@ -51,7 +56,6 @@ from engine.gm.suggest import offline_suggestions
 from engine.gm.talk_turn import TalkTurn, offline_talk, rule_moves, settle_live, start_talk
 from engine.gm.words import lexicon, normalize, split_actions
 from engine.llm.base import ChatRequest, Provider
-from engine.llm.offline import closure
 from engine.session import SessionState
 from engine.world import WorldDefinition
 
@@ -203,7 +207,8 @@ class _Run:
         if rest:
             narration += "\n" + lexicon(language).t("one_at_a_time")
             suggestions = _suggestions(rest, suggestions)
-        if moved.kind == "engine":
+        if moved.kind == "engine" and (moved.events or moved.changes):
+            # a read of his own pack, sheet or journal did nothing: a waiting roll still waits
             self.clear_pending(moved.changes)
         return self.result(
             moved.kind,
@@ -227,16 +232,29 @@ class _Run:
             parts = split_actions(lexicon(code), text)
             if len(parts) > 1:
                 break
+        for code in languages_from(self.language):
+            clauses = action_clauses(parts[0], code)  # "Abro la puerta, cojo la gema y huyo"
+            if len(clauses) > 1:
+                parts = [*clauses, *parts[1:]]
+                break
         first, rest = parts[0], parts[1:]
-        move = classify(first, self.language)
+        move = classify(first, self.language, self.scene(self.language))
         if move is not None:
             return self.engine_move(resolve(move, self.scene(move.language)), move.language, rest)
-        risky = classify_risky(first, languages_from(self.language))
+        # Only the master decides what needs a check: live, the model; offline, its reading.
+        risky = None if self.live else classify_risky(first, languages_from(self.language))
         if risky is not None:
             return await self.risky(risky, rest)
         return await self.master(first, rest)
 
     async def risky(self, risky: RiskyAction, rest: list[str]) -> GMActionResult:
+        """The offline master's check for a risky act: one answer of it (1 call, no cost); its
+        question for a missing target spends nothing (seed 001 "No se gasta nada")."""
+        done = await self.plan(risky, rest)
+        done.model_calls = 1 if done.kind == "master" else 0
+        return done
+
+    async def plan(self, risky: RiskyAction, rest: list[str]) -> GMActionResult:
         scene = self.scene(risky.language)
         plan = plan_risk(risky, scene)
         if plan.kind in ("ask", "refused"):
@@ -252,7 +270,7 @@ class _Run:
         suggestions = _suggestions(plan.suggestions, rest)
         return self.result(
             "master",
-            plan.narration,
+            plan.narration + _one_at_a_time(rest, risky.language),
             risky.language,
             events=[event],
             changes=changes,
@@ -317,14 +335,17 @@ class _Run:
                 done.changes.update(said.changes)
             rng = Random(f"{self.gm_state.dice.seed}:{self.gm_state.next_event}:{text}")
             done.suggestions = _suggestions(rest, offline_suggestions(scene, text, rng))
+            done.narration += _one_at_a_time(rest, scene.lex.language)
             done.model_calls = 1
             return done
-        turn = await self.run_master(scene, text, [], talk)
+        told = tell_first(text, rest, scene.lex.language)  # the rest waits (issue 34 §2)
+        turn = await self.run_master(scene, told, [], talk)
         self.absorb(done, turn)
         if talk is not None:
             await self.settle_talk(scene, talk, done)
         rule_moves(scene, done.changes, talk)
         done.narration = narrate(self.gm_state, self.character_id, turn.narration, talk, done)
+        done.narration += _one_at_a_time(rest, scene.lex.language)
         done.suggestions = _suggestions(rest, turn.suggestions)
         return done
 
@@ -363,3 +384,8 @@ class _Run:
         done.changes.update(turn.changes)
         done.pending = turn.pending or done.pending
         done.tool_calls, done.closure, done.attempts = turn.tool_calls, turn.closure, turn.attempts
+
+
+def _one_at_a_time(rest: list[str], language: str) -> str:
+    """The line that tells the player the rest of his message waits (issue 34 §2)."""
+    return "\n" + lexicon(language).t("one_at_a_time") if rest else ""

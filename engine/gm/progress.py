@@ -9,7 +9,28 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
+from engine.gm.translations import (
+    ClueWords,
+    NoticeWords,
+    NounWords,
+    QuestWords,
+    TextWords,
+    translations_field,
+)
 from engine.gm.vocab import Check, GMSchema, Id, TimeOfDay, TrustLevel, one_of
+
+BUY_SHARE = 0.5  # what a trader pays of a price, unless told (the SRD's half)
+
+
+def _none(value: Any) -> bool:
+    """Fields added by issue 33 stay out of an export while unset, so that a world without
+    them keeps its JSON and its content hash."""
+    return not value
+
+
+def _default_share(value: float) -> bool:
+    return value == BUY_SHARE
+
 
 # --- progress ---------------------------------------------------------------------------------
 
@@ -68,6 +89,23 @@ class Clue(GMSchema):
     text: str = ""
     anchor: Anchor
     requires: list[Requirement] = Field(default_factory=list)
+    translations: dict[str, ClueWords] = translations_field()  # engine.gm.translations
+
+
+class HandIn(GMSchema):
+    """The world rule that completes an errand (issue 33 §1): ``item`` ends in the hands of
+    ``to`` (the errand's owner when empty) while ``requires`` holds, whoever moves it there."""
+
+    item: str
+    to: str | None = None  # an NPC
+    requires: list[Requirement] = Field(default_factory=list)
+
+
+class Reward(GMSchema):
+    """What completing an errand gives the character: money the engine pays, items he gets."""
+
+    money: int = Field(default=0, ge=0, le=1_000_000_000)
+    items: list[str] = Field(default_factory=list)
 
 
 class Quest(GMSchema):
@@ -77,6 +115,9 @@ class Quest(GMSchema):
     description: str = ""
     owner: str | None = None  # an NPC
     offered_by: str | None = None  # an NPC, when someone else hands it out
+    hand_in: HandIn | None = Field(default=None, exclude_if=_none)  # issue 33: absent if unset
+    reward: Reward | None = Field(default=None, exclude_if=_none)
+    translations: dict[str, QuestWords] = translations_field()
 
 
 class Notice(GMSchema):
@@ -85,6 +126,7 @@ class Notice(GMSchema):
     summary: str = ""
     owner: str | None = None
     quest: str | None = None
+    translations: dict[str, NoticeWords] = translations_field()
 
 
 class Board(GMSchema):
@@ -94,11 +136,31 @@ class Board(GMSchema):
     location: str
     point: str | None = None
     notices: list[Notice] = Field(default_factory=list)
+    translations: dict[str, NounWords] = translations_field()
 
 
 class Stock(GMSchema):
+    """What a trader sells: ``price`` (else the world's price list) and how many units
+    (``quantity``; None: the one item itself, while he holds it)."""
+
     item: str
-    price: int = Field(ge=0, le=1_000_000_000)
+    price: int | None = Field(default=None, ge=0, le=1_000_000_000, exclude_if=_none)
+    quantity: int | None = Field(default=None, ge=0, le=1_000_000, exclude_if=_none)
+
+
+class Wanted(GMSchema):
+    """What a trader buys: one item, or every item of a kind, at a share of its price (the
+    shop's ``buyShare`` unless told)."""
+
+    item: str | None = Field(default=None, exclude_if=_none)
+    kind: str | None = Field(default=None, exclude_if=_none)
+    share: float | None = Field(default=None, ge=0, le=1, exclude_if=_none)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Wanted:
+        if len(one_of(self, ("item", "kind"))) != 1:
+            raise ValueError("must name exactly one of item or kind")
+        return self
 
 
 class Shop(GMSchema):
@@ -107,6 +169,8 @@ class Shop(GMSchema):
     npc: str
     location: str
     stock: list[Stock] = Field(default_factory=list)
+    buys: list[Wanted] = Field(default_factory=list, exclude_if=_none)  # besides his stock
+    buy_share: float = Field(default=BUY_SHARE, ge=0, le=1, exclude_if=_default_share)
 
 
 class Debt(GMSchema):
@@ -140,9 +204,11 @@ class Hook(GMSchema):
     trigger: HookTrigger
     text: str = Field(min_length=1)  # the event it logs where it fires
     once: bool = True
+    translations: dict[str, TextWords] = translations_field()
 
 
 class Rumour(GMSchema):
     id: Id
     text: str = Field(min_length=1)
     heard_at: list[str] = Field(default_factory=list)
+    translations: dict[str, TextWords] = translations_field()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.gm.acquaintance import names_known
 from engine.gm.memory import remember
 from engine.gm.seen import witnessed
 from engine.gm.state import GMEvent, GMState
@@ -59,7 +60,7 @@ def scenes_since(state: GMState, character_id: str, after_event: int = 0) -> lis
     scenes: list[SceneRecord] = []
     run: list[GMEvent] = []
     me = state.characters.get(character_id)
-    knew = (tuple(me.known_names), tuple(me.known_places)) if me is not None else ((), ())
+    knew = (tuple(names_known(me)), tuple(me.known_places)) if me is not None else ((), ())
     for event in state.events:
         if event.id <= after_event or not perceived(event, character_id):
             continue

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from engine.gm import acquaintance, localize
 from engine.gm.state import (
     CharacterState,
     GMEvent,
@@ -24,7 +25,28 @@ from engine.gm.state import (
 from engine.gm.words import Lexicon
 from engine.gm.world import Board, Exit, GameMaster, Item, Location, Npc, Point
 
-MoveKind = Literal["go", "back", "leave", "take", "drop", "wait", "board", "look", "click"]
+MoveKind = Literal[
+    "go",
+    "back",
+    "leave",
+    "take",
+    "drop",
+    "wait",
+    "board",
+    "look",
+    "click",
+    # issue 33 §1, the read moves (engine.gm.readmoves reads them, engine.gm.sheet answers)
+    "inventory",
+    "sheet",
+    "journal",
+    "notice",
+    # issue 33 §1, trade and hand-over (engine.gm.trade_read reads them; trade, handover answer)
+    "buy",
+    "sell",
+    "give",
+    "equip",
+    "unequip",
+]
 MOVE_KINDS: tuple[str, ...] = get_args(MoveKind)
 ResultKind = Literal["engine", "refused", "ask"]
 
@@ -39,6 +61,7 @@ class EngineMove:
     language: str = "en"
     text: str = ""
     click: Mapping[str, str] | None = None  # {"location": id} or {"point": id}
+    slots: Mapping[str, str] | None = None  # what a trade move's words named: {"item": id}
 
 
 @dataclass
@@ -62,6 +85,21 @@ class Scene:
     at: str | None = None  # wall time for the events, when known
     values: Mapping[str, Any] | None = None  # the world's variable values (clue conditions)
     _npcs: dict[tuple[str, int], list[Npc]] = field(default_factory=dict, repr=False)
+    world_gm: GameMaster = field(init=False, repr=False)  # the block in the world's own words
+
+    def __post_init__(self) -> None:
+        # Narration in another language than the world's names things in it (issue 33 §3,
+        # engine.gm.localize): ``gm`` is the block resolved in it, the world's words where it
+        # has none; the event log keeps the world's (``log``).
+        self.world_gm = localize.origin(self.gm)
+        if self.lex.language != self.world_lex.language:  # else a block given resolved stays
+            self.gm = localize.block(self.gm, self.lex.language)
+
+    def noun_language(self, name: str) -> str:
+        """The language ``name`` (a name this scene gave) is written in: the narration's when
+        it came from a translation, else the world's."""
+        translated = localize.translated(self.gm, name)
+        return self.lex.language if translated else self.world_lex.language
 
     @property
     def me(self) -> CharacterState:
@@ -173,6 +211,21 @@ class Scene:
             return npc.name
         return npc.trade
 
+    def pc_label(self, character_id: str) -> str:
+        """Another player character as this one knows him: his name once they met or were
+        introduced, else how he looks (issue 33 §5, ``engine.gm.acquaintance``)."""
+        return acquaintance.label(
+            self.gm, self.state, self.character_id, character_id, self.lex.language
+        )
+
+    def pc_names(self, character_id: str) -> list[str]:
+        """What he can call another player character: his name (and first name) once known,
+        else how he looks; a name he never learnt calls nobody (issue 33 §5)."""
+        if not acquaintance.knows(self.state, self.character_id, character_id):
+            return acquaintance.stranger_names(self.gm, character_id, self.lex.language)
+        name = self.gm.characters_by_id[character_id].name
+        return list(dict.fromkeys([name, *name.split()[:1]]))
+
     def others(self) -> list[str]:
         return [c for c in characters_at(self.state, self.location.id) if c != self.character_id]
 
@@ -197,7 +250,11 @@ class Scene:
     ) -> GMEvent:
         """Log an event in the world's language, seen by everyone present unless told."""
         where = location or self.location.id
-        text = self.world_lex.t(template, actor=self.name, **values)
+        own = {  # a thing named in the narration's words, in the world's (not what he typed)
+            k: localize.own_word(self.gm, v) if isinstance(v, str) and k != "text" else v
+            for k, v in values.items()
+        }
+        text = self.world_lex.t(template, actor=self.name, **own)
         witnesses = list(seen_by) if seen_by is not None else self.witnesses(where)
         return log_event(
             self.state,

@@ -11,6 +11,9 @@ Any other event gives its text, then its bubbles. A speaking NPC is named as the
 it (by trade until he learns its name); an NPC reader (``known`` None) knows every name. An
 event only heard gives one "you hear …" line, naming the place when he knows it.
 
+A player character the reader has not met (``engine.gm.acquaintance``, issue 33 §5) is
+described by how he looks wherever a line would name him.
+
 One function for every reader of the log that is not the event's actor: the lines delivered to
 another seat (``engine.gm.delivery``), the last events of his master's scene context
 (``engine.gm.perception``), his session memory's recaps and the NPCs' memories of a scene
@@ -22,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
+from engine.gm.acquaintance import unnamed
 from engine.gm.partybook import partybook
 from engine.gm.phrasebook import phrasebook
 from engine.gm.state import GMEvent
@@ -44,8 +48,8 @@ def perceived(
     places: Collection[str] = (),
 ) -> list[str]:
     """The lines ``viewer_id`` perceives of ``events``, in order, without repeats. ``known``:
-    the NPC ids whose names he knows (None: an NPC, who knows them all); ``places``: the
-    places he knows, named when he hears something there."""
+    the ids of the NPCs and player characters whose names he knows (None: an NPC, who knows
+    them all); ``places``: the places he knows, named when he hears something there."""
     lines: list[str] = []
     for event in events:
         lines += witnessed(gm, viewer_id, event, lang, known=known, places=places)
@@ -62,7 +66,24 @@ def witnessed(
     places: Collection[str] = (),
 ) -> list[str]:
     """What ``viewer_id`` reads of one event: its text when it is his own, what he saw of
-    another's, a "you hear …" line for one only heard, nothing when he did not perceive it."""
+    another's, a "you hear …" line for one only heard, nothing when he did not perceive it.
+    A player character he has not met is described, never named (``known`` holds the ids of
+    the characters he knows too: ``engine.gm.acquaintance.names_known``)."""
+    lines = _witnessed(gm, viewer_id, event, lang, known=known, places=places)
+    if known is None:  # an NPC: it knows every name
+        return lines
+    return [unnamed(gm, line, viewer_id, known, lang) for line in lines]
+
+
+def _witnessed(
+    gm: GameMaster,
+    viewer_id: str,
+    event: GMEvent,
+    lang: str,
+    *,
+    known: Collection[str] | None = None,
+    places: Collection[str] = (),
+) -> list[str]:
     if viewer_id == event.actor:
         return [event.text] if event.text.strip() else []
     if viewer_id in event.seen_by:

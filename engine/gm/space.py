@@ -9,7 +9,7 @@ character has not discovered is never named in a refusal ("somewhere you don't k
 
 from __future__ import annotations
 
-from engine.gm.hooks import fire_hooks
+from engine.gm.hooks import fire_hooks, told
 from engine.gm.scene import EngineMove, MoveResult, Scene
 from engine.gm.state import advance_clock
 from engine.gm.words import lookup, match_names
@@ -26,7 +26,7 @@ def go(move: EngineMove, scene: Scene) -> MoveResult:
     if target in lex.back:
         return back(move, scene)
     if move.text in scene.gm.locations_by_id and not scene.knows_place(move.text):
-        return _refused(scene, "place_unknown")  # the master's id, never turned into a name
+        return unknown_way(scene)  # the master's id, never turned into a name
     direction = lookup(lex, target, lex.directions)
     if direction is not None:
         way = next((e for e in scene.exits() if e.direction == direction), None)
@@ -78,6 +78,12 @@ def _option_names(scene: Scene, found: list[str]) -> str:
     return scene.lex.join(names)
 
 
+def unknown_way(scene: Scene) -> MoveResult:
+    """The refusal for a place the character has not discovered: the same whichever place it
+    is, real or made up, and it never names it (issue 32)."""
+    return _refused(scene, "place_unknown")
+
+
 def _refused(scene: Scene, template: str, **values: str) -> MoveResult:
     options = scene.exit_options()
     if not options:
@@ -116,7 +122,7 @@ def through(scene: Scene, way: Exit) -> MoveResult:
     events.append(scene.log("arrive", "ev_arrive", place=origin.name))
     hooks = fire_hooks(scene, "enter") + fire_hooks(scene, "time")
     events += hooks
-    lines += [describe(scene), *(e.text for e in hooks)]
+    lines += [describe(scene, titled=False), *(told(e) for e in hooks)]  # "to X" named it
     return MoveResult("engine", " ".join(lines), events, changes, suggest(scene))
 
 
@@ -239,7 +245,7 @@ def click(move: EngineMove, scene: Scene) -> MoveResult:
         if way is None and scene.knows_place(where):
             return _refused(scene, "not_adjacent", place=scene.place_name(where))
         if way is None:
-            return _refused(scene, "place_unknown")
+            return unknown_way(scene)
         return through(scene, way)
     point = next((p for p in scene.points() if p.id == target.get("point")), None)
     if point is None:
@@ -249,15 +255,17 @@ def click(move: EngineMove, scene: Scene) -> MoveResult:
     return look_at(scene, [point.name], f"point:{point.id}")
 
 
-def describe(scene: Scene) -> str:
-    """The place as the character finds it: description, alarm, people, things, ways on."""
+def describe(scene: Scene, *, titled: bool = True) -> str:
+    """The place as the character finds it: description, alarm, people, things, ways on;
+    ``titled``: headed by its name (not after "You go west to Chapel of the Lantern.")."""
     lex, here = scene.lex, scene.location
-    lines = [lex.t("place", name=here.name, description=here.description).strip()]
+    head = lex.t("place", name=here.name, description=here.description).strip()
+    lines = [head if titled else here.description.strip()]
     alarm = scene.state.alarms.get(here.id)
     if alarm:
         lines.append(lex.t("alarm", alarm=alarm))
     people = [scene.npc_label(n) for n in scene.npcs()]
-    people += [scene.gm.characters_by_id[c].name for c in scene.others()]
+    people += [scene.pc_label(c) for c in scene.others()]  # named once met (issue 33 §5)
     if people:
         lines.append(lex.t("here_people", list=lex.join(people)))
     items = [i.name for i in scene.items_here()]
@@ -267,7 +275,7 @@ def describe(scene: Scene) -> str:
         lines.append(lex.t("here_board"))
     options = scene.exit_options()
     lines.append(lex.t("here_exits", list=options) if options else lex.t("no_way_out"))
-    return " ".join(lines)
+    return " ".join(line for line in lines if line)
 
 
 def suggest(scene: Scene) -> list[str]:

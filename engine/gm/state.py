@@ -70,6 +70,10 @@ class CharacterState(_State):
     facts: list[str] = Field(default_factory=list)
     completed: list[str] = Field(default_factory=list)
     long_rest_day: int | None = None
+    # Issue 33 §5: the other player characters whose names he learnt in play (engine.gm.
+    # acquaintance), and how many actions he has played (a table's ``turn`` counts everyone's).
+    met: list[str] = Field(default_factory=list)
+    turns: int = 0
 
 
 class PendingCheck(_State):
@@ -150,6 +154,10 @@ class GMState(_State):
     cancelled_hooks: list[str] = Field(default_factory=list)
     rumours: list[Rumour] = Field(default_factory=list)  # seeded in play
     gathered: dict[str, int] = Field(default_factory=dict)  # "location:resource:day" → count
+    # Trade (issue 33 §1; engine.gm.market): units in an item's one stack (absent: 1), and the
+    # units each shop has sold of a stocked good ("shop:item", net of what it bought back).
+    counts: dict[str, int] = Field(default_factory=dict)
+    sold: dict[str, int] = Field(default_factory=dict)
     turn_marks: dict[str, TurnMarks] = Field(default_factory=dict)  # per character
     # What the narrator showed each character in his last turns (engine.gm.narrator, GM-P-8).
     narrated: dict[str, list[str]] = Field(default_factory=dict)

@@ -7,19 +7,38 @@ counts as known").
 offline ones: a button naming someone the player has never heard of and who has no fixed place
 is dropped, even if the master knows the name; a name just said to him stays verbatim; someone
 with a fixed place he does not know is named by trade ("Ask the innkeeper"). A hidden point he
-has not found, or a place he does not know, is never named either. ``offline_suggestions`` draws
-2–3 buttons from the character (class, traits, what is in his hand) and from what just
-happened, never plans. ``learn_names`` records the names a narration delivers.
+has not found, or a place he does not know, is never named either. Issue 34 §4 adds, through the
+language layer (``engine.gm.language``): a plan is dropped (``engine.gm.tense``: "Mañana iré al
+templo", "Tomorrow I'll…", "明天我去…"); a button that says what an unknown NPC is ("Buscar al
+perro" when the dog is Ceniza and he never saw nor read of a dog: ``engine.gm.referents``) is
+dropped; near-duplicates are merged ("Buscar al perro" next to "Buscar a Ceniza", "Ask about the
+chalice" next to "Ask about the missing chalice": the same things referred to, at most one other
+word), the one that names kept. ``offline_suggestions`` draws 2–3 buttons from the character
+(class, traits, what is in his hand) and from what just happened, never plans.
+``learn_names`` records the names a narration delivers.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 
+from engine.gm.acquaintance import learn, said_names
+from engine.gm.language import content, grammar
 from engine.gm.mentions import fold, mentions, spans
 from engine.gm.phrasebook import Phrasebook, phrasebook
+from engine.gm.referents import (
+    Entity,
+    described,
+    descriptors,
+    entities,
+    kind_leaks,
+    names,
+    refers,
+)
 from engine.gm.scene import Scene
+from engine.gm.tense import plan_marker
 from engine.gm.words import LANGUAGES
 from engine.gm.world import Npc
 
@@ -34,7 +53,7 @@ def _names(npc: Npc) -> list[str]:
 def names_in(scene: Scene, text: str) -> list[str]:
     """The NPCs whose name ``text`` says: the full name anywhere, an alias as a capitalised word
     (a proper name, not the common word an alias may also be)."""
-    spaced = scene.world_lex.spaced
+    spaced = scene.world_lex.spaced and scene.lex.spaced  # names may be in either (localize)
     out = []
     for npc in scene.gm.npcs:
         if mentions(text, npc.name, spaced) or any(
@@ -50,15 +69,26 @@ def _capitalised(text: str, alias: str, spaced: bool) -> bool:
     return any(text[start].isupper() for start, _ in spans(text, alias, spaced))
 
 
-def learn_names(scene: Scene, text: str, characters: Iterable[str]) -> dict[str, list[str]]:
+def learn_names(
+    scene: Scene,
+    text: str,
+    characters: Iterable[str],
+    *,
+    only: Collection[str] | None = None,
+) -> dict[str, list[str]]:
     """Add the NPC names ``text`` delivers to each of ``characters`` (the player characters
-    who perceived it); returns what each learnt."""
-    said = names_in(scene, text)
+    who perceived it); returns what each learnt. ``only``: the NPC ids whose names it can
+    deliver (a player's words: the names his character knows; a guess teaches nobody). A
+    player character's name said there is learnt too (issue 33 §5, ``engine.gm.acquaintance``)."""
+    said = [n for n in names_in(scene, text) if only is None or n in only]
+    pcs = said_names(scene.gm, text, scene.world_lex.language)
     learnt: dict[str, list[str]] = {}
     for who in characters:
         sheet = scene.state.characters.get(who)
         if sheet is None:
             continue
+        for other in pcs if only is None else [p for p in pcs if p in only]:
+            learn(scene.state, who, other)
         new = [n for n in said if n not in sheet.known_names]
         sheet.known_names.extend(new)
         if new:
@@ -67,21 +97,72 @@ def learn_names(scene: Scene, text: str, characters: Iterable[str]) -> dict[str,
 
 
 def filter_suggestions(
-    suggestions: Sequence[str], scene: Scene, just_named: Collection[str]
+    suggestions: Sequence[str], scene: Scene, just_named: Collection[str], *, heard: str = ""
 ) -> list[str]:
-    """The suggestions that leak nothing, NPCs without a known name named by trade; at most
-    four, without repeats. ``just_named`` holds names (or NPC ids) said to him this turn."""
+    """The suggestions that leak nothing and plan nothing, NPCs without a known name named by
+    trade; at most four, near-duplicates merged. ``just_named`` holds names (or NPC ids) said to
+    him this turn; ``heard`` is the text he was just told (a kind word it says is no leak)."""
     words = phrasebook(scene.lex.language)
     fresh = {fold(n) for n in just_named}
-    out: dict[str, str] = {}
+    world, keep = entities(scene.gm, scene.lex.language), names(scene.gm)
+    kept: list[tuple[str, _Key]] = []
     for raw in suggestions:
         text = " ".join(str(raw).split())[:MAX_CHARS]
-        if not text or _names_hidden_place(scene, text):
+        if not text or plan_marker(text, scene.lex.language):
             continue
-        kept = _without_unknown_names(scene, words, text, fresh)
-        if kept:
-            out.setdefault(kept.casefold(), kept)
-    return list(out.values())[:MAX_SUGGESTIONS]
+        if _names_hidden_place(scene, world, keep, text):
+            continue
+        if kind_leaks(scene, text, heard):
+            continue
+        shown = _without_unknown_names(scene, words, text, fresh)
+        if shown:
+            _merge(kept, shown, _key(scene, world, keep, shown))
+    return [text for text, _ in kept][:MAX_SUGGESTIONS]
+
+
+@dataclass(frozen=True)
+class _Key:
+    """What a button is about: the things it refers to and its other words' stems."""
+
+    refs: frozenset[str]
+    rest: frozenset[str]
+    by_kind: bool  # someone referred to by what it is, not by name
+
+
+def _key(scene: Scene, world: list[Entity], keep: Sequence[str], text: str) -> _Key:
+    lang = scene.lex.language
+    words = content(text, lang, keep)
+    refs = refers(words, world)
+    named = {w for e in world if e.ref in refs for name in e.names for w in name}
+    kinds: set[str] = set()
+    for npc in scene.gm.npcs:
+        marks = described(text, descriptors(npc, lang), lang, keep)
+        if marks and f"npc:{npc.id}" not in refs:
+            refs.add(f"npc:{npc.id}")
+            kinds.update(w for m in marks for w in (m.head, *m.whole))
+    rest = frozenset(w for w in words if w not in named and w not in kinds)
+    return _Key(frozenset(refs), rest, bool(kinds))
+
+
+def _merge(kept: list[tuple[str, _Key]], text: str, key: _Key) -> None:
+    """Add ``text`` unless it repeats one kept: the same things, at most one other word. Of two
+    repeats the one that names stays, in the first one's place."""
+    for index, (_, other) in enumerate(kept):
+        if key.refs != other.refs or not _close(key.rest, other.rest):
+            continue
+        if not (key.rest & other.rest or key.refs):
+            continue
+        if other.by_kind and not key.by_kind:
+            kept[index] = (text, key)
+        return
+    kept.append((text, key))
+
+
+def _close(one: frozenset[str], other: frozenset[str]) -> bool:
+    """One word apart, or one inside the other with at most two more ("Ask for a room" and
+    "Ask for a room to spend the night")."""
+    small, large = sorted((one, other), key=len)
+    return len(one ^ other) <= 1 or (small <= large and len(large - small) <= 2)
 
 
 def _without_unknown_names(scene: Scene, words: Phrasebook, text: str, fresh: set[str]) -> str:
@@ -101,26 +182,34 @@ def _without_unknown_names(scene: Scene, words: Phrasebook, text: str, fresh: se
 
 def _by_trade(words: Phrasebook, text: str, names: list[str], trade: str, spaced: bool) -> str:
     phrase = words.trade_name(trade)
+    articles = grammar(words.language).words("articles")
     for name in sorted(names, key=len, reverse=True):
         for start, end in reversed(spans(text, name, spaced)):
-            text = text[:start] + phrase + text[end:]
+            before = text[:start].split()[-1:]
+            said = trade if before and fold(before[0]) in articles else phrase  # "al Padre X"
+            text = text[:start] + said + text[end:]
     return words.tidy(text)
 
 
-def _names_hidden_place(scene: Scene, text: str) -> bool:
-    """Whether ``text`` names a hidden point not found yet, or a place he does not know."""
+def _names_hidden_place(scene: Scene, world: list[Entity], keep: Sequence[str], text: str) -> bool:
+    """Whether ``text`` names a hidden point he has not found (by name or alias, in any
+    inflection), or a place he does not know (by its name)."""
     spaced, here, found = scene.lex.spaced, scene.location, set(scene.me.discovered)
-    for point in here.hidden_points:
-        if f"{here.id}:{point.id}" in found:
-            continue
-        if any(mentions(text, n, spaced) for n in [point.name, *point.aliases] if len(n) >= 3):
+    near = {e.to for e in scene.exits()} | set(scene.me.known_places) | {here.id}
+    hidden = {f"{p.id}:{h.id}" for p in scene.gm.locations for h in p.hidden_points}
+    words = content(text, scene.lex.language, keep)
+    for ref in refers(words, world):
+        if ref.partition(":")[2] in hidden and ref.partition(":")[2] not in found:
             return True
-    near = {e.to for e in scene.exits()} | set(scene.me.known_places)
-    return any(
-        mentions(text, place.name, spaced)
+    return any(  # a place by its name (an alias such as "the road" may be any road)
+        mentions(text, place.name, spaced) or _said(content(place.name, scene.lex.language), words)
         for place in scene.gm.locations
-        if place.id not in near and place.id != here.id
+        if place.id not in near
     )
+
+
+def _said(name: list[str], words: list[str]) -> bool:
+    return bool(name) and set(name) <= set(words)
 
 
 # --- offline ------------------------------------------------------------------------------------

@@ -20,8 +20,10 @@ from engine.gm import conversation as talks
 from engine.gm.memory import memories
 from engine.gm.mentions import mentioned, mentions
 from engine.gm.moves import languages_from
+from engine.gm.risk import deed
 from engine.gm.scene import Scene
-from engine.gm.talk_read import Slot, errand_slot, first_kind, read_said, tell_for, urgent
+from engine.gm.talk_read import Slot, errand_slot, first_kind, read_said, urgent
+from engine.gm.talk_topic import answer, echo, gossip, topic_of
 from engine.gm.talkbook import says_any, talkbook
 from engine.gm.trust import rank, trust_level
 from engine.gm.trust_rules import word_moves
@@ -30,6 +32,9 @@ from engine.gm.world import Npc, TrustLevel
 ORDER = ("A", "B", "C", "D", "E")  # the order a person speaks (decision 20)
 DANGER = ("alarm", "attacked", "killer")  # urgent kinds that cut the turn
 KNOWN = ("ongoing", "reunion", "acquaintance")  # slot B kinds where it knows him
+QUOTES = '"“”«»「」'
+SPOKEN = ("speech", "greeting", "farewell", "thanks", "apology", "insult", "yes", "introduce")
+ABOUT = ("question", "request", "news", "smalltalk", "open")  # kinds whose topic is read
 __all__ = ["Slot", "TalkScript", "build_script", "talk_target"]
 
 
@@ -71,7 +76,7 @@ def speech_like(text: str, language: str | None) -> bool:
         return True
     for code in languages_from(language):
         book = talkbook(code)
-        for words in ("speech", "greeting", "farewell", "thanks", "apology", "insult", "yes"):
+        for words in (*SPOKEN, "smalltalk", "news", "request", "ask_about"):
             if says_any(book, text, words):
                 return True
         if any(says_any(book, text, words) for words in ("threat", "flattery", "ask_who")):
@@ -82,7 +87,10 @@ def speech_like(text: str, language: str | None) -> bool:
 def talk_target(scene: Scene, text: str, current: int) -> Npc | None:
     """The NPC this input talks to: one present that it names as the character knows it (a
     name he never learnt names nobody); else, when it sounds like talk, the one he is talking
-    with, or the only one here. Animals and the fallen do not talk."""
+    with, or the only one here. Animals and the fallen do not talk, and a deed done to someone
+    ("I pick the moneylender's pocket") is not words to him unless it quotes some."""
+    if deed(text, scene.lex.language) and not any(mark in text for mark in QUOTES):
+        return None
     present = [
         n for n in scene.npcs() if n.kind != "animal" and scene.state.npc_hp.get(n.id, n.hp) > 0
     ]
@@ -91,6 +99,9 @@ def talk_target(scene: Scene, text: str, current: int) -> Npc | None:
     if len(named) == 1:
         return scene.gm.npcs_by_id[named[0]]
     if named or not speech_like(text, scene.lex.language):
+        return None
+    others = [(c, scene.pc_names(c)) for c in scene.others()]
+    if mentioned(text, others, scene.lex.spaced):  # words to another character (issue 33 §5)
         return None
     last = talks.talked_to(talks.previous_action(scene.state, scene.character_id, current))
     going = [
@@ -147,7 +158,7 @@ def build_script(scene: Scene, npc: Npc, text: str, current: int) -> TalkScript:
     """The five questions, in order, for ``text`` said to ``npc`` (``current``: the id of the
     action event that carries it)."""
     state, me = scene.state, scene.character_id
-    said = read_said(text, scene.lex.language, scene.name)
+    said = read_said(text, scene.lex.language, scene.name, scene.npc_names_known(npc))
     level = trust_level(state, npc, me)
     script = TalkScript(npc, me, scene.name, scene.lex.language, level, 0, said, {}, text=text)
     alarm = urgent(scene, npc, current)
@@ -167,7 +178,10 @@ def build_script(scene: Scene, npc: Npc, text: str, current: int) -> TalkScript:
         script.moves.append("chat_again")
     calm = script.escalation == 0 and rank(level) > rank("wary")
     filler = npc.kind == "filler"
-    script.slots["D"] = errand_slot(scene, npc, said, current, filler=filler, calm=calm)
+    known = script.knows_him or script.knows_name
+    script.slots["D"] = errand_slot(
+        scene, npc, said, current, filler=filler, calm=calm, known=known
+    )
     script.slots["C"] = said_slot(scene, npc, script)
     script.slots["E"] = close_slot(script)
     return script
@@ -181,10 +195,20 @@ def said_slot(scene: Scene, npc: Npc, script: TalkScript) -> Slot:
         kind = "insist"
     if kind == "flattery" and npc.dislikes_flattery:
         kind = "flattery_disliked"
+    topic = topic_of(scene, npc, script.text) if kind in ABOUT else None
+    if topic is not None and kind in ("news", "smalltalk", "open"):
+        kind = "question"  # "any news of the mill?" asks about the mill
+    gap = "" if script.language == "zh" else " "
+    said = f"{echo(topic, script.language)}{gap}" if topic else ""
+    if kind == "request":
+        values["echo"] = said
     if kind == "question":
-        told, more = tell_for(npc, script.level, script.text)
-        values["tell"] = told
-        values["more"] = "yes" if more else ""
+        told = answer(scene, npc, script.level, script.text, topic)
+        values["tell"] = f"{said}{told.text}" if told.text else ""
+        values["topic"] = topic.label[:1].upper() + topic.label[1:] if topic else ""
+        values["more"] = "yes" if told.more else ""
+    if kind == "news":
+        values["tell"] = gossip(npc, script.level)
     return Slot(kind, values)
 
 
@@ -200,7 +224,7 @@ def close_slot(script: TalkScript) -> Slot:
     unknown = script.kind("B") in ("nothing", "hearsay") and not script.knows_name
     if unknown and rank(level) <= rank("stranger") and "ask_who" not in script.said:
         return Slot("ask_who")
-    if level == "wary":
+    if level == "wary" and script.kind("B") != "ongoing":  # asked once, not every line
         return Slot("ask_why")
     if script.kind("D") in ("offer", "hint", "progress"):
         return Slot("none")  # the errand is its question
@@ -208,6 +232,6 @@ def close_slot(script: TalkScript) -> Slot:
         return Slot("warn")
     if level == "friend":
         return Slot("ask_affairs")
-    if npc.concerns:
+    if npc.concerns and script.kind("B") != "ongoing":  # its own worry, once a talk
         return Slot("topic", {"concern": npc.concerns[0]})
     return Slot("none")

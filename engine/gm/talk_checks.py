@@ -36,9 +36,9 @@ CHECKS = (
     "unasked_errand",
     "length",
 )
-ASKING = ("question", "ask_who", "ask_work", "trade")  # slot C kinds that want an answer
+ASKING = ("question", "ask_who", "ask_work", "trade", "request", "news")  # want an answer
 REACTIONS = ("insult", "apology", "flattery", "thanks", "threat", "gift")
-ERRANDS = ("offer", "hint", "progress", "deliver")
+ERRANDS = ("offer", "hint", "progress", "deliver", "accepted")
 Rewrite = Callable[[list[str]], Awaitable[str]]
 
 
@@ -64,7 +64,8 @@ def unknown_names(scene: Scene, script: TalkScript, reply: str) -> list[str]:
     out = []
     for ident in names_in(scene, reply):
         npc = scene.gm.npcs_by_id[ident]
-        if ident in heard or mentions(script.text, npc.name, scene.world_lex.spaced):
+        spaced = scene.world_lex.spaced and scene.lex.spaced  # a translated name (localize)
+        if ident in heard or mentions(script.text, npc.name, spaced):
             continue
         out.append(npc.name)
     return out

@@ -3,14 +3,21 @@ player said (slot C), the urgent matter (slot A), the errands (slot D, "Las misi
 charla") and what the NPC would tell at its trust level (``disclosures``, never its secret).
 
 Word lists come from ``engine/gm/lexicon/talk.<lang>.json``, read in the player's language
-first and then the others, like the engine moves.
+first and then the others, like the engine moves. They are the closed words of talk (greetings,
+thanks, asking words, "can you", "how are you"); what a line is *about* is read from the world's
+own names (``engine.gm.talk_topic``). A line that only approaches ("talk to the innkeeper",
+"hablo con el posadero", "和店主说话") is ``open``: once its talk words and the NPC's names are
+taken out, no word of content is left (``engine.gm.language``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.gm import conversation as talks
+from engine.gm.language import content
+from engine.gm.mentions import spans
 from engine.gm.moves import languages_from
 from engine.gm.phrasebook import Phrasebook
 from engine.gm.recall import keywords
@@ -43,14 +50,33 @@ SAID = (
     "trade",
     "ask_who",
     "introduce",
+    "smalltalk",
+    "news",
     "question",
+    "request",
     "greeting",
+    "open",
 )
-LISTS = ("farewell", "apology", "threat", "insult", "flattery", "thanks", "trade", "ask_who")
+LISTS = (
+    "farewell",
+    "apology",
+    "threat",
+    "insult",
+    "flattery",
+    "thanks",
+    "trade",
+    "ask_who",
+    "smalltalk",
+    "news",
+    "request",
+)
 
 
-def read_said(text: str, language: str | None, pc_name: str) -> list[str]:
-    """Every kind of thing ``text`` says, in ``SAID`` order (empty: a plain statement)."""
+def read_said(
+    text: str, language: str | None, pc_name: str, names: Sequence[str] = ()
+) -> list[str]:
+    """Every kind of thing ``text`` says, in ``SAID`` order (empty: a plain statement);
+    ``names``: what the NPC spoken to is called, for a bare approach (``open``)."""
     kinds: set[str] = set()
     if asks_for_work(text):
         kinds.add("ask_work")
@@ -63,9 +89,41 @@ def read_said(text: str, language: str | None, pc_name: str) -> list[str]:
             kinds.add("yes")
         if _introduces(book, text, pc_name):
             kinds.add("introduce")
-        if "?" in text or "？" in text or says_any(book, text, "question"):
+        asks = says_any(book, text, "question") or says_any(book, text, "ask_about")
+        if "?" in text or "？" in text or asks:
             kinds.add("question")
+    if "request" in kinds and "question" in kinds and not _wh(text, language):
+        kinds.discard("question")  # "Could you help me?" asks a favour, not a question
+    if not kinds and approach_only(text, language, names):
+        kinds.add("open")
     return [k for k in (*SAID, "yes") if k in kinds]
+
+
+def _wh(text: str, language: str | None) -> bool:
+    """A question word or an "ask about" in the line (not only a question mark)."""
+    return any(
+        says_any(talkbook(code), text, words)
+        for code in languages_from(language)
+        for words in ("question_words", "ask_about")
+    )
+
+
+def approach_only(text: str, language: str | None, names: Sequence[str]) -> bool:
+    """Nothing but talk words and the NPC's names: "talk to the innkeeper", "Hilda."."""
+    spaced = talkbook(language).language != "zh"
+    rest = " " + text + " "
+    for code in languages_from(language):
+        for phrase in sorted(talkbook(code).list("speech"), key=len, reverse=True):
+            rest = _cut(rest, phrase, spaced)
+    for name in sorted(names, key=len, reverse=True):
+        rest = _cut(rest, name, spaced)
+    return not content(rest, language)
+
+
+def _cut(text: str, phrase: str, spaced: bool) -> str:
+    for start, end in reversed(spans(text, phrase, spaced)):
+        text = f"{text[:start]} {text[end:]}"
+    return text
 
 
 def _introduces(book: Phrasebook, text: str, pc_name: str) -> bool:
@@ -80,7 +138,7 @@ def _introduces(book: Phrasebook, text: str, pc_name: str) -> bool:
 
 
 def first_kind(said: list[str]) -> str:
-    """Slot C's kind: the first kind said, "open" for a bare approach, "other" for a plain
+    """Slot C's kind: the first kind said ("open" for a bare approach), "other" for a plain
     statement."""
     for kind in SAID:
         if kind in said:
@@ -159,36 +217,55 @@ def _gift(scene: Scene, npc: Npc, since: list[GMEvent]) -> str:
 
 
 def errand_slot(
-    scene: Scene, npc: Npc, said: list[str], current: int, *, filler: bool, calm: bool
+    scene: Scene,
+    npc: Npc,
+    said: list[str],
+    current: int,
+    *,
+    filler: bool,
+    calm: bool,
+    known: bool = True,
 ) -> Slot:
-    """Question 4: deliver, offer (asked, or a yes after its hint), ask how its errand goes,
-    drop a hint when the talk is ripe (and calm: no hint to one who insults or threatens it),
-    or nothing; any offer the talk has not come to is ``too_soon``."""
+    """Question 4: deliver, offer (asked, or a yes after its hint), ask how its errand goes
+    (only of one it ``known``s: a stranger who read its notice is a stranger), drop a hint when
+    the talk is ripe (and calm: no hint to one who insults or threatens it), or nothing; any
+    offer the talk has not come to is ``too_soon``."""
     if filler:
         return Slot("none")
     mine = _errands_of(scene, npc)
     me, state = scene.me, scene.state
-    for event in [*_unthanked(scene, npc, current), *turn_events(scene)]:
-        quest = scene.gm.quests_by_id.get(str(event.data.get("quest") or ""))
-        if event.kind == "errand" and quest is not None and quest in mine:
-            return Slot("deliver", {"quest": quest.title})
+    done = _delivered(scene, npc, current, mine)
+    if done is not None:
+        return Slot("deliver", {"quest": done.title})
     taken = quest_ids(scene)
     going = [q for q in mine if q.id in taken and q.id not in me.completed]
     free = [q for q in mine if q.id not in taken and q.id not in me.completed]
+    last = talks.ongoing(state, scene.character_id, npc.id, current)
+    if going and "yes" in said and last is not None and last.data.get("errand") == "offer":
+        return Slot("accepted", {"quest": going[-1].title})  # his yes to the errand just given
     hinted = talks.hinted(state, scene.character_id, npc.id, current)
     asked = "ask_work" in said or (hinted and "yes" in said)
     soon = too_soon(scene, npc)
     if asked and free:
-        if soon:
-            return Slot("too_soon")
-        return Slot("offer", {"quest": free[0].title, "summary": free[0].summary, "id": free[0].id})
-    if going and talks.ongoing(state, scene.character_id, npc.id, current) is None:
+        quest = free[0]
+        offer = {"quest": quest.title, "summary": quest.summary, "id": quest.id}
+        return Slot("too_soon") if soon else Slot("offer", offer)
+    if going and known and last is None:
         return Slot("progress", {"quest": going[0].title})
     if asked:
         return Slot("none_to_give")
     if free and not hinted and calm:
         return Slot("too_soon") if soon else Slot("hint", {"id": free[0].id})
     return Slot("none")
+
+
+def _delivered(scene: Scene, npc: Npc, current: int, mine: list[Quest]) -> Quest | None:
+    """Its errand he has just done, not yet thanked for."""
+    for event in [*_unthanked(scene, npc, current), *turn_events(scene)]:
+        quest = scene.gm.quests_by_id.get(str(event.data.get("quest") or ""))
+        if event.kind == "errand" and quest is not None and quest in mine:
+            return quest
+    return None
 
 
 def _unthanked(scene: Scene, npc: Npc, current: int) -> list[GMEvent]:

@@ -4,8 +4,9 @@
 ``start_talk`` finds the NPC spoken to, builds the five-slot script and writes on the action
 event what the conversation needs later (``engine.gm.conversation``). Offline, ``offline_talk``
 speaks the script from templates, logs the NPC's bubble where everyone present perceives it,
-records the names it delivered, applies the trust moves of his words and, when the talk closes,
-writes the NPC's memory sentence. Live, the script goes to the master beside the scene, and
+records the names it delivered, applies the trust moves of his words, puts an errand it offers in
+his journal (``offer_quest``, as the live master would) and, when the talk closes, writes the
+NPC's memory sentence. Live, the script goes to the master beside the scene, and
 ``settle_live`` runs the free checks on the NPC's bubble in the closing ``log_event``: one
 rewrite request, kept only if it passes. ``rule_moves`` applies the trust rules of the turn's
 events either way.
@@ -26,7 +27,8 @@ from engine.gm.talk import TalkScript, build_script, talk_target
 from engine.gm.talk_checks import Settled, reasons, settle_reply
 from engine.gm.talk_voice import offline_line, reply_narration, script_prompt
 from engine.gm.talkbook import talkbook
-from engine.gm.tools.base import label
+from engine.gm.tools.base import ToolError, label
+from engine.gm.tools.progress import offer_quest
 from engine.gm.trust_rules import Move, apply_moves, apply_turn_rules
 from engine.gm.world import Npc
 from engine.llm.base import ChatRequest, Provider, Usage
@@ -117,9 +119,23 @@ def offline_talk(scene: Scene, turn: TalkTurn) -> TalkReply:
     if learnt:
         reply.changes["knownNames"] = learnt
     rule_moves(scene, reply.changes, turn)
+    if script.kind("D") == "offer":
+        hand_over(scene, turn, reply)
     if script.closing:
         reply.changes["memories"] = [closing_memory(scene, turn)]
     return reply
+
+
+def hand_over(scene: Scene, turn: TalkTurn, reply: TalkReply) -> None:
+    """Offline, the errand it offers goes into his journal, as the live master's
+    ``offer_quest`` puts it there (a refusal of the tool leaves the words alone)."""
+    quest = turn.script.slots["D"].values.get("id", "")
+    try:
+        done = offer_quest(scene, {"npc": turn.npc.id, "quest": quest})
+    except ToolError:
+        return
+    reply.events.extend(done.events)
+    reply.changes.update(done.changes)
 
 
 def closing_memory(scene: Scene, turn: TalkTurn) -> dict[str, Any]:

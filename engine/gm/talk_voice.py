@@ -62,13 +62,17 @@ def _key(book: Phrasebook, script: TalkScript, name: str, slot: Slot) -> str:
     if name == "C":
         return _said_key(script, kind, slot)
     if name == "D":
-        return f"d_{kind}" if kind in ("deliver", "offer", "progress", "hint") else ""
+        return f"d_{kind}" if kind in ("deliver", "offer", "progress", "hint", "accepted") else ""
     return f"e_{kind}" if kind not in ("none", "") else ""
 
 
 def _said_key(script: TalkScript, kind: str, slot: Slot) -> str:
     if kind == "question" and not slot.values.get("tell"):
-        return "c_question_none"
+        return "c_question_unknown" if slot.values.get("topic") else "c_question_none"
+    if kind == "news" and not slot.values.get("tell"):
+        return "c_news_none"
+    if kind == "other" and script.kind("D") == "accepted":
+        return ""  # his yes is answered by the errand's thanks
     if kind == "ask_work":
         return "c_ask_work_none" if script.kind("D") == "none_to_give" else ""
     return f"c_{kind}" if kind != "farewell" else ""
@@ -87,7 +91,18 @@ def _values(book: Phrasebook, script: TalkScript, slot: Slot) -> Slot:
     )
     if "name" not in values and script.knows_name:
         values["name"] = script.pc_name
+    if "quest" in values:
+        values["quest"] = inside(values["quest"], book)
     return Slot(slot.kind, values)
+
+
+def inside(title: str, book: Phrasebook) -> str:
+    """A title inside a sentence: its leading article lowercase ("How goes it with the missing
+    chalice?", "¿Cómo va lo de el cáliz…" → "del cáliz" by the language's contractions)."""
+    first, _, rest = title.partition(" ")
+    if rest and first.casefold() in book.list("title_articles"):
+        return f"{first.casefold()} {rest}"
+    return title
 
 
 def offline_line(script: TalkScript) -> str:
@@ -97,6 +112,8 @@ def offline_line(script: TalkScript) -> str:
         name: slot_line(book, script, name, _values(book, script, slot))
         for name, slot in script.spoken()
     }
+    if lines.get("E") and lines["E"] in lines.get("C", ""):
+        lines["E"] = ""  # its concern was the answer: not said twice
     for drop in ("B", "E", "D"):
         if _count(book, lines) <= MAX_SENTENCES:
             break

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.gm.hooks import fire_hooks
+from engine.gm.hooks import fire_hooks, told
+from engine.gm.nouns import definite
 from engine.gm.scene import EngineMove, MoveResult, Scene
 from engine.gm.space import suggest
 from engine.gm.state import advance_clock, items_held
@@ -21,6 +22,11 @@ from engine.gm.world import TIMES_OF_DAY, Holder, Item, JournalEntry
 
 def _named(items: list[Item]) -> list[tuple[str, list[str]]]:
     return [(i.id, [i.name, *i.aliases]) for i in items]
+
+
+def the(scene: Scene, name: str) -> str:
+    """A world's noun with its article in the narration ("You take the coil of rope")."""
+    return definite(name, scene.lex.language, scene.noun_language(name))
 
 
 def _holder_json(holder: Holder | None) -> dict[str, Any] | None:
@@ -47,7 +53,8 @@ def take(move: EngineMove, scene: Scene) -> MoveResult:
     scene.state.items[item.id] = after
     event = scene.log("take", "ev_take", item=item.name, data={"item": item.id})
     changes = {"items": {item.id: {"from": _holder_json(before), "to": _holder_json(after)}}}
-    return MoveResult("engine", lex.t("take", item=item.name), [event], changes, suggest(scene))
+    said = lex.t("take", item=the(scene, item.name))
+    return MoveResult("engine", said, [event], changes, suggest(scene))
 
 
 def _not_here(move: EngineMove, scene: Scene, options: str) -> MoveResult:
@@ -88,7 +95,8 @@ def drop(move: EngineMove, scene: Scene) -> MoveResult:
         me.in_hand = None
     event = scene.log("drop", "ev_drop", item=item.name, data={"item": item.id})
     changes = {"items": {item.id: {"from": _holder_json(before), "to": _holder_json(after)}}}
-    return MoveResult("engine", lex.t("drop", item=item.name), [event], changes, suggest(scene))
+    said = lex.t("drop", item=the(scene, item.name))
+    return MoveResult("engine", said, [event], changes, suggest(scene))
 
 
 def wait(move: EngineMove, scene: Scene) -> MoveResult:
@@ -112,7 +120,7 @@ def wait(move: EngineMove, scene: Scene) -> MoveResult:
     people = [scene.npc_label(n) for n in scene.npcs()]
     if people:
         lines.append(lex.t("here_people", list=lex.join(people)))
-    lines += [e.text for e in hooks]
+    lines += [told(e) for e in hooks]
     changes = {"clock": {"from": before, "to": after.model_dump(mode="json", by_alias=True)}}
     return MoveResult("engine", " ".join(lines), events, changes, suggest(scene))
 

@@ -94,6 +94,7 @@ class PersonView:
     appearance: str
     reputation: str
     band: Band = "seen"
+    name_known: bool = True  # whether the character in the scene knows his name (issue 33 §5)
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,7 @@ class SceneView:
     sounds: tuple[SoundView, ...] = ()
     clues: tuple[ClueView, ...] = ()
     errands: tuple[str, ...] = ()
+    journal: tuple[str, ...] = ()  # quests with status, clues known, debts (issue 33 §1)
     events: tuple[EventView, ...] = ()
     no_witness: bool = False
     pending: PendingView | None = None

@@ -57,10 +57,15 @@ class Lexicon:
     names: Mapping[str, Mapping[str, str]]
     templates: Mapping[str, str] = field(repr=False)
     roll: tuple[str, ...] = ()  # what typed alone rolls the pending check ("roll", "tiro")
+    # "a el pozo" → "al pozo" once a world's noun fills a template (issue 33 §3)
+    contractions: tuple[tuple[re.Pattern[str], str], ...] = ()
 
     def t(self, key: str, **values: Any) -> str:
         """Render a template; a placeholder without a value stays as written."""
-        return self.templates[key].format_map(_Keep(values))
+        text = self.templates[key].format_map(_Keep(values))
+        for pattern, replacement in self.contractions:
+            text = pattern.sub(replacement, text)
+        return text
 
     def join(self, items: Iterable[str]) -> str:
         return self.templates["list_sep"].join(items)
@@ -106,6 +111,7 @@ def lexicon(language: str) -> Lexicon:
         names=data.get("names", {}),
         templates=data["templates"],
         roll=words(data.get("roll", [])),
+        contractions=tuple((re.compile(k), v) for k, v in data.get("contractions", {}).items()),
     )
 
 

@@ -14,7 +14,7 @@ This module must not import ``engine.world``, which imports it.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -26,6 +26,7 @@ from engine.gm.progress import (
     ClueRequirement,
     ConditionRequirement,
     Debt,
+    HandIn,
     Hook,
     HookTrigger,
     ItemRequirement,
@@ -33,11 +34,14 @@ from engine.gm.progress import (
     Pawn,
     Quest,
     Requirement,
+    Reward,
     Rumour,
     Shop,
     Stock,
     TrustRequirement,
+    Wanted,
 )
+from engine.gm.translations import NounWords, NpcWords, PlaceWords, SheetWords, translations_field
 from engine.gm.vocab import (
     ABILITIES,
     DIRECTIONS,
@@ -73,6 +77,7 @@ __all__ = [
     "Debt",
     "Direction",
     "GMSchema",
+    "HandIn",
     "Hook",
     "HookTrigger",
     "ItemRequirement",
@@ -80,6 +85,7 @@ __all__ = [
     "Pawn",
     "Quest",
     "Requirement",
+    "Reward",
     "Rumour",
     "Shop",
     "Skill",
@@ -87,6 +93,7 @@ __all__ = [
     "TimeOfDay",
     "TrustLevel",
     "TrustRequirement",
+    "Wanted",
 ]
 
 
@@ -138,6 +145,7 @@ class Point(GMSchema):
     name: str = Field(min_length=1)
     description: str = ""
     aliases: list[str] = Field(default_factory=list)
+    translations: dict[str, NounWords] = translations_field()  # engine.gm.translations
 
 
 class HiddenPoint(Point):
@@ -165,6 +173,7 @@ class Location(GMSchema):
     points: list[Point] = Field(default_factory=list)
     hidden_points: list[HiddenPoint] = Field(default_factory=list)
     gatherables: list[Gatherable] = Field(default_factory=list)
+    translations: dict[str, PlaceWords] = translations_field()
 
 
 # --- items ----------------------------------------------------------------------------------
@@ -201,9 +210,12 @@ class Item(GMSchema):
     aliases: list[str] = Field(default_factory=list)
     weight: float = Field(default=0, ge=0, le=1_000_000)
     value: int = Field(default=0, ge=0, le=1_000_000_000)
+    # what sort of thing (food, drink, gear…): prices and traders' wants go by it (issue 33)
+    kind: str = Field(default="", exclude_if=lambda kind: not kind)
     damage: DiceNotation | None = None  # a weapon's damage dice
     finesse: bool = False  # a finesse weapon hits with dexterity when it is better
     at: Holder | None = None  # None: not in play yet (a reward, a shop's restock)
+    translations: dict[str, NounWords] = translations_field()
 
 
 # --- NPCs -----------------------------------------------------------------------------------
@@ -277,6 +289,7 @@ class Npc(GMSchema):
     memories: list[Memory] = Field(default_factory=list)
     ac: int = Field(default=10, ge=0, le=40)
     hp: int = Field(default=4, ge=0, le=10_000)
+    translations: dict[str, NpcWords] = translations_field()
 
 
 # --- characters ----------------------------------------------------------------------------
@@ -287,6 +300,7 @@ class PublicSheet(GMSchema):
 
     appearance: str = ""
     reputation: str = ""
+    translations: dict[str, SheetWords] = translations_field()
 
 
 class FullSheet(GMSchema):
@@ -337,8 +351,22 @@ class Character(GMSchema):
     money: int = Field(default=0, ge=0, le=1_000_000_000)
     in_hand: str | None = None  # an item it holds
     journal: list[JournalEntry] = Field(default_factory=list)
-    known_names: list[str] = Field(default_factory=list)  # NPC ids whose name it knows
+    # NPC ids whose name it knows; another character's id: they know each other (issue 33 §5)
+    known_names: list[str] = Field(default_factory=list)
     known_places: list[str] = Field(default_factory=list)
+
+
+# --- money ----------------------------------------------------------------------------------
+
+Price = Annotated[int, Field(ge=0, le=1_000_000_000)]
+
+
+class Prices(GMSchema):
+    """The world's price list (issue 33 §1): an item's price is its shop's, else ``items[id]``,
+    else ``kinds[item.kind]``, else its ``value``. Money is a number the engine owns."""
+
+    items: dict[str, Price] = Field(default_factory=dict)
+    kinds: dict[str, Price] = Field(default_factory=dict)
 
 
 # --- the block --------------------------------------------------------------------------------
@@ -355,6 +383,7 @@ class GameMaster(GMSchema):
     quests: list[Quest] = Field(default_factory=list)
     boards: list[Board] = Field(default_factory=list)
     shops: list[Shop] = Field(default_factory=list)
+    prices: Prices = Field(default_factory=Prices, exclude_if=lambda p: not (p.items or p.kinds))
     debts: list[Debt] = Field(default_factory=list)
     pawns: list[Pawn] = Field(default_factory=list)
     hooks: list[Hook] = Field(default_factory=list)

@@ -25,6 +25,8 @@ _MAX_PROP_LENGTH = 200
 
 def client_config(session: Session, world: WorldDefinition) -> dict[str, Any]:
     has_custom_ui = bool(world.root_component and world.root_component.files)
+    at_table = tables.is_seated(session.pk)
+    player = _player_name(session, world, at_table)
     return {
         "sessionId": str(session.pk),
         "wsPath": f"/ws/play/{session.pk}/",
@@ -33,8 +35,8 @@ def client_config(session: Session, world: WorldDefinition) -> dict[str, Any]:
         "worldId": world.id,
         "isGuest": session.is_guest,
         "isPlaytest": session.is_playtest,
-        "playerName": _player_name(session),
-        "faces": session_faces(session, world, _player_name(session)),
+        "playerName": player,
+        "faces": session_faces(session, world, player),
         "variables": [_variable(v) for v in world.variables],
         "components": [_component(c) for c in world.components],
         "audio": audio_config(world),
@@ -43,12 +45,17 @@ def client_config(session: Session, world: WorldDefinition) -> dict[str, Any]:
         "narrator": narrator(session, world),
         "gameMaster": gm.client_config(session, world),
         "demo": demos.progress(session),
-        "atTable": tables.is_seated(session.pk),
+        "atTable": at_table,
         "strings": {**client_strings(), **gm.client_strings()},
     }
 
 
-def _player_name(session: Session) -> str:
+def _player_name(session: Session, world: WorldDefinition, at_table: bool) -> str:
+    """Who "you" are on your own messages: at a table, your character, as every other page of
+    the table names your seat (issue 33 §5); else your persona."""
+    character = gm.character_of(session, world) if at_table else None
+    if character is not None and world.game_master is not None:
+        return world.game_master.characters_by_id[character].name
     name = (session.persona_data or {}).get("name")
     if isinstance(name, str) and name:
         return name
@@ -136,6 +143,7 @@ def client_strings() -> dict[str, str]:
         "tableHost": _("host"),
         "tableOnline": _("online"),
         "tableAway": _("away"),
+        "tableYou": _("(you)"),
         "removed": _("The host removed you from this table."),
         "error": _("Something went wrong."),
         "empty": _("The story has not begun. Say something."),

@@ -24,6 +24,7 @@ from play.playtests import start_guest_preview
 from play.providers import quota_used_up
 from play.quota import request_subjects
 from play.sessions import delete_session, sessions_of, start_session, world_of
+from play.status import status_of
 from play.views.client import client_config
 from play.views.common import guest_key, render_page, session_for
 from studio.access import get_version_for_user, may_copy_version
@@ -76,6 +77,7 @@ def _page_context(
         and may_copy_version(request.user, session.world_version),
         "world_owner": session.world is not None and session.world.owner_id == request.user.pk,
         "table": tables.page_info(session),
+        "gm_status": status_of(session, world),  # a game-master character's sheet (issue 33 §4)
     }
 
 

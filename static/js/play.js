@@ -118,6 +118,67 @@
     }
   }
 
+  // A JSON variable as a player reads it (issue 33 §4), never raw JSON: an object as a
+  // definition list, a list as a list, a list of objects as a table; nested values the same
+  // way, down to JSON_DEPTH. Keys and values go in as text.
+  var JSON_DEPTH = 4;
+
+  function isRecord(value) {
+    return value !== null && typeof value === "object" && !Array.isArray(value);
+  }
+
+  function renderJson(value, depth) {
+    if (value === null || value === undefined || typeof value !== "object") {
+      return el("span", "json-scalar", formatValue(value));
+    }
+    var keys = Array.isArray(value) ? null : Object.keys(value);
+    if (keys ? !keys.length : !value.length) return el("span", "json-scalar muted", "—");
+    if (depth >= JSON_DEPTH) return el("span", "json-scalar muted", "…");
+    if (keys) {
+      var dl = el("dl", "json-dl");
+      keys.forEach(function (key) {
+        dl.appendChild(el("dt", null, key));
+        var dd = el("dd");
+        dd.appendChild(renderJson(value[key], depth + 1));
+        dl.appendChild(dd);
+      });
+      return dl;
+    }
+    if (value.every(isRecord)) return jsonTable(value, depth);
+    var list = el("ul", "json-list");
+    value.forEach(function (item) {
+      var li = el("li");
+      li.appendChild(renderJson(item, depth + 1));
+      list.appendChild(li);
+    });
+    return list;
+  }
+
+  function jsonTable(rows, depth) {
+    var has = Object.prototype.hasOwnProperty;
+    var columns = [];
+    rows.forEach(function (row) {
+      Object.keys(row).forEach(function (key) { if (columns.indexOf(key) < 0) columns.push(key); });
+    });
+    var table = el("table", "json-table");
+    var head = el("tr");
+    columns.forEach(function (key) {
+      var th = el("th", null, key);
+      th.scope = "col";
+      head.appendChild(th);
+    });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = table.appendChild(el("tbody"));
+    rows.forEach(function (row) {
+      var tr = body.appendChild(el("tr"));
+      columns.forEach(function (key) {
+        var td = tr.appendChild(el("td"));
+        if (has.call(row, key)) td.appendChild(renderJson(row[key], depth + 1));
+      });
+    });
+    return table;
+  }
+
   function appendCaret(body) {
     var last = body.lastElementChild;
     (last && last.tagName === "P" ? last : body).appendChild(el("span", "caret"));
@@ -749,6 +810,8 @@
     // A state too large for one frame comes in parts: each holds some of the variables.
     this.values = frame.partial ? Object.assign({}, before, values) : values;
     this.turn = Number(frame.turn) || 0;
+    // At a table the shared turn counts every player's actions: show this one's (issue 33 §5).
+    if (frame.own_turn !== undefined) this.ownTurn = Number(frame.own_turn) || 0;
     var changed = {};
     var self = this;
     Object.keys(this.values).forEach(function (key) {
@@ -851,6 +914,12 @@
   // A talk turn (engine.gm.speech): each speaker in a bubble of its own, the gesture in italics
   // above the words, and the narrator's aside, if any, under them. Text only, never HTML.
   function buildSpeech(body, speech) {
+    if (speech.narration) {
+      // A full narration (a chat begins, a roll waits): the narrator's prose, then who spoke.
+      var lead = el("div", "speech-narration");
+      lead.innerHTML = md.render(String(speech.narration));
+      body.appendChild(lead);
+    }
     speech.bubbles.forEach(function (b) {
       var box = el("div", "speech");
       box.appendChild(el("div", "speech-name", String(b.name || "")));
@@ -1134,7 +1203,7 @@
       return {
         id: v.id,
         label: v.name,
-        kind: bar ? "bar" : v.type === "boolean" ? "flag" : "text",
+        kind: bar ? "bar" : v.type === "boolean" ? "flag" : v.type === "json" ? "json" : "text",
         min: typeof v.min === "number" ? v.min : 0,
         max: v.max,
         color: null,
@@ -1147,8 +1216,11 @@
     if (!box) return;
     var items = this.statusItems();
     box.replaceChildren();
+    box.hidden = false;
     if (!items.length) {
-      box.appendChild(el("p", "muted small", t(this.root, "noVariables", "This world tracks no variables.")));
+      // A game-master world shows its character's sheet above (play.status) instead.
+      if (this.config.gameMaster) box.hidden = true;
+      else box.appendChild(el("p", "muted small", t(this.root, "noVariables", "This world tracks no variables.")));
       return;
     }
     items.forEach(function (item) {
@@ -1175,7 +1247,8 @@
 
   PlayClient.prototype.updateStatus = function (changed) {
     var box = this.dom.status;
-    if (this.dom.turn) this.dom.turn.textContent = String(this.turn);
+    var shownTurn = this.atTable && this.ownTurn !== undefined ? this.ownTurn : this.turn;
+    if (this.dom.turn) this.dom.turn.textContent = String(shownTurn);
     if (!box) return;
     var values = this.values;
     Array.prototype.forEach.call(box.querySelectorAll("[data-variable]"), function (row) {
@@ -1192,8 +1265,16 @@
         bar.setAttribute("aria-valuenow", isFinite(n) ? String(n) : "0");
         bar.querySelector(".bar-fill").style.width = pct.toFixed(1) + "%";
         row.classList.toggle("is-low", pct <= 25);
+      } else if (value !== null && typeof value === "object") {
+        valueNode.textContent = "";
+        var holder = row.querySelector(".stat-json") || row.appendChild(el("div", "stat-json"));
+        holder.replaceChildren(renderJson(value, 0));
+        row.classList.add("stat--json");
       } else {
         valueNode.textContent = formatValue(value);
+        var stale = row.querySelector(".stat-json");
+        if (stale) stale.remove();
+        row.classList.remove("stat--json");
       }
       if (changed[item.id]) {
         row.classList.remove("is-changed");
@@ -1210,9 +1291,13 @@
     if (!list || !Array.isArray(frame.players)) return;
     if (!this.atTable) {
       this.atTable = true;
+      // At a table every page names a seat by its character, his own messages too (issue 33 §5).
+      if (this.config.gameMaster) this.config.playerName = this.config.gameMaster.characterName;
       this.renderMessages();
+      if (this.dom.turn && this.ownTurn !== undefined) this.dom.turn.textContent = String(this.ownTurn);
     }
     var root = this.root;
+    var gmConfig = this.config.gameMaster || {};
     list.textContent = "";
     frame.players.forEach(function (p) {
       var li = el("li", "table-player" + (p.online ? " is-online" : ""));
@@ -1221,6 +1306,9 @@
       dot.setAttribute("aria-hidden", "true");
       li.appendChild(dot);
       li.appendChild(el("span", "table-character", String(p.characterName || "")));
+      if (p.character && p.character === gmConfig.characterId) {  // the same name on every page
+        li.appendChild(el("span", "table-you", " " + t(root, "tableYou", "(you)")));
+      }
       li.appendChild(document.createTextNode(" "));
       var who = String(p.player || "") + (p.host ? " · " + t(root, "tableHost", "host") : "");
       li.appendChild(el("span", "muted small", who));
@@ -1251,6 +1339,7 @@
     var dom = this.dom;
     this.gmPending = frame.pending || null;
     this.renderGmCheck();
+    this.announceScene();
     if (!dom.gmScene) return;
     var root = this.root;
     var place = frame.place || {};
@@ -1275,6 +1364,14 @@
       dom.gmPoints.appendChild(b);
     });
     dom.gmScene.hidden = false;
+  };
+
+  // The scene changed (a turn, another player's at the table, a rewind): the character's
+  // sheet in the Status panel is fetched again (templates/play/partials/chat.html).
+  PlayClient.prototype.announceScene = function () {
+    document.body.dispatchEvent(new CustomEvent("fabula:scene", {
+      detail: { sessionId: this.config.sessionId },
+    }));
   };
 
   PlayClient.prototype["on_check-pending"] = function (frame) {

@@ -31,6 +31,11 @@ NO_CHALICE = "Osric shakes his head: he sells no chalice."
 BREAD = "Osric wraps a warm loaf for you."
 STEPS = 7
 LOOKUP = {"name": "lookup_rule", "arguments": {"topic": "death-saves"}}
+CLIMB = {  # only the master asks for a check (issue 33 §2)
+    "name": "request_skill_check",
+    "arguments": {"check": "athletics", "dc": 15, "purpose": "climb"},
+}
+EYE = "You eye the old stones of the well."
 
 
 def close(narration: str) -> dict[str, Any]:
@@ -114,11 +119,12 @@ def record_route(page: Any) -> None:
     assert "recording" in str(page.text_content("[data-narrator-label]"))
     act(page, 1, click='[data-gm-click="location:square"]')  # an engine move: no message
     act(page, 2, text="I hum an old song")  # lookup_rule, then log_event
-    act(page, 2, text="climb the well")  # the engine asks for a roll
+    act(page, 2, text="climb the well")  # the master asks for a roll
     act(page, 1, click="[data-gm-roll]")  # the dice, then the master's words
     act(page, 1, click='[data-gm-click="location:store"]')
-    act(page, 2, text="I buy the silver chalice")  # a tool that fails, told again
-    act(page, 2, text="I buy a loaf of bread")  # a deal through the buy tool
+    # Haggling is the master's (a plain "buy" is an engine move since issue 33 §1).
+    act(page, 2, text="I haggle for the silver chalice")  # a tool that fails, told again
+    act(page, 2, text="I haggle for a loaf of bread")  # a deal through the buy tool
 
 
 def test_a_recorded_route_is_published_and_watched_as_a_replay(
@@ -129,6 +135,8 @@ def test_a_recorded_route_is_published_and_watched_as_a_replay(
         [
             Reply(text="", tool_calls=(LOOKUP,)),
             Reply(text="", tool_calls=(close(HUM),)),
+            Reply(text="", tool_calls=(CLIMB,)),
+            Reply(text="", tool_calls=(close(EYE),)),
             Reply(text="", tool_calls=(close(HOLD),)),
             Reply(text="", tool_calls=({"name": "buy_item", "arguments": {"item": "chalice"}},)),
             Reply(text="", tool_calls=(close(NO_CHALICE),)),

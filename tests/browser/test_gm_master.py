@@ -94,7 +94,7 @@ def test_offline_the_master_answers_with_the_plain_closure(
     page = open_gallery(browser, server, DESKTOP)
     start(page, "offline")
     say(page, "I hum an old song")
-    assert last_reply(page) == "You hum an old song. Nothing changes."
+    assert last_reply(page) == "You do as you said: “I hum an old song”. Nothing changes."
     assert page.locator(".choice").count() >= 2
     assert len(model.requests) == asked
     assert page.errors == []

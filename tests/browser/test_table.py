@@ -4,6 +4,10 @@ both players online. What one does reaches the other only as his character perce
 walking into Ada's square is told to Ada, Ada's walk to the chapel is told to Ren who stands
 there to see it, and Ren going down to the cellar — out of Ada's sight and hearing — reaches
 Bob's page not at all. Neither page ever shows the other's typed words.
+
+Issue 33 §5: the joiner starts with the scene of his place and his own turn count, both pages
+label the seats by character name, the two are strangers (described by how they look) until
+one introduces himself, and the invitation link has a Copy button.
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ print(json.dumps({name: login_cookie(user) for name, user in
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     with demo_server(tmp_path_factory.mktemp("table"), ["-c", SEED]) as info:
         yield info
+
+
+REN_LOOKS = "A lean young man in a patched green coat"  # how each looks to a stranger
+ADA_LOOKS = "A tall woman in a grey travelling cloak with a lantern sigil"
 
 
 def page_of(browser: Any, server: dict[str, Any], who: str) -> Any:
@@ -91,11 +99,11 @@ def test_two_players_share_a_world_and_each_sees_only_what_his_character_perceiv
     shot(alice, "table-host")
 
     start = held(bob)
-    say(alice, "go south")  # Ren walks into the square, where Ada stands
-    assert "Ren" in told(bob, start + 1)
+    say(alice, "go south")  # Ren walks into the square, where Ada stands: a stranger to her
+    assert told(bob, start + 1).startswith(f"{REN_LOOKS} arrives")
     start = held(alice)
     say(bob, "go west")  # Ada walks to the chapel: Ren, in the square, sees her go
-    assert "Ada" in told(alice, start + 1)
+    assert told(alice, start + 1).startswith(f"{ADA_LOOKS} goes west")
     after = held(bob)
 
     say(alice, "go north")  # Ren goes back to the inn; Ada, in the chapel, perceives nothing
@@ -142,3 +150,68 @@ def test_the_host_removes_a_player_whose_page_says_so(browser: Any, server: dict
     carol.wait_for_selector("[data-table-removed]")
     shot(carol, "table-removed")
     assert alice.errors == [] and carol.errors == []
+
+
+def seat(page: Any, character: str) -> str:
+    """How the page labels a seat: the character's name, and "(you)" on one's own."""
+    li = page.locator(f"[data-table-players] [data-character={character}]")
+    you = li.locator(".table-you")
+    return str(li.locator(".table-character").text_content()) + (
+        str(you.text_content()) if you.count() else ""
+    )
+
+
+def test_a_joiner_finds_his_scene_his_turn_and_strangers_until_introduced(
+    browser: Any, server: dict[str, Any]
+) -> None:
+    """Issue 33 §5, "Done when": Ren has played two turns into the square when Bob joins as
+    Ada. His page opens on Ada's scene, the engine's, where Ren is a stranger; its turn count
+    is his own; both pages label the seats by character; once Ren says his name, Ada's page
+    names him."""
+    alice = page_of(browser, server, "alice")
+    alice.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server["base"])
+    alice.goto(f"{server['base']}/")
+    alice.locator("article.card", has_text="Brackenford").locator("a", has_text="Play").click()
+    alice.select_option("select[name=character]", "ren")
+    alice.click(".start-form button[type=submit]")
+    alice.wait_for_selector(".conn[data-state=online]", timeout=15000)
+    say(alice, "go south")
+    say(alice, "look")
+    alice.click("[data-invite]")
+    link = alice.locator("[data-invite-link]").input_value()
+    copy = alice.locator("[data-copy]")
+    assert copy.text_content() == "Copy"
+    copy.click()
+    alice.wait_for_selector("[data-copy].is-copied")
+    assert copy.text_content() == "Copied"
+    assert alice.evaluate("navigator.clipboard.readText()") == link
+
+    bob = page_of(browser, server, "bob")
+    bob.goto(link)
+    bob.check("input[name=character][value=ada]")
+    bob.click(".join-form button[type=submit]")
+    bob.wait_for_selector(".conn[data-state=online]", timeout=15000)
+    online(alice, "ada")
+    opening = told(bob, 1)
+    assert opening.startswith("Market Square.")
+    assert f"Here: moneylender, {REN_LOOKS.lower()}." in opening and "Ren" not in opening
+    assert bob.locator(".msg-empty").count() == 0
+    assert bob.locator("[data-turn]").text_content() == "0"  # not the host's
+    assert alice.locator("[data-turn]").text_content() == "2"
+    shot(bob, "table-joiner-opening")
+
+    for page in (alice, bob):
+        online(page, "ren")
+        online(page, "ada")
+    assert (seat(alice, "ren"), seat(alice, "ada")) == ("Ren Ashby (you)", "Ada Thorne")
+    assert (seat(bob, "ren"), seat(bob, "ada")) == ("Ren Ashby", "Ada Thorne (you)")
+
+    say(bob, "look")
+    assert bob.locator("[data-turn]").text_content() == "1"
+    assert str(bob.locator(".msg--user .msg-who").last.inner_text()).endswith("Ada Thorne")
+    start = held(bob)
+    say(alice, 'I say: "Good morning, I am Ren Ashby."')
+    assert told(bob, start + 1).startswith("Ren Ashby: “Good morning, I am Ren Ashby.”")
+    say(bob, "look")
+    assert "Here: moneylender, Ren Ashby." in told(bob, held(bob))
+    assert alice.errors == [] and bob.errors == []

@@ -37,6 +37,10 @@ __all__ = ["gm_version"]  # the fixture, imported for this module's tests
 
 HUM = "You hum; Hilda smiles at the tune."
 LOOKUP = {"name": "lookup_rule", "arguments": {"topic": "death-saves"}}
+CLIMB = {  # only the master asks for a check (issue 33 §2)
+    "name": "request_skill_check",
+    "arguments": {"check": "athletics", "dc": 15, "purpose": "climb"},
+}
 
 
 def close(narration: str) -> dict[str, Any]:
@@ -65,6 +69,8 @@ async def record(
         [
             Reply(text="", tool_calls=(LOOKUP,)),
             Reply(text="", tool_calls=(close(HUM),)),
+            Reply(text="", tool_calls=(CLIMB,)),
+            Reply(text="", tool_calls=(close("You test the first stone."),)),
             *[Reply(text="", tool_calls=(close("The stones hold."),))] * 4,
         ]
     )

@@ -177,7 +177,7 @@ async def test_a_risky_action_ends_with_a_pending_check(alice, gm_version):
     [pending] = of_type(frames, "check-pending")
     await client.close()
     assert reply_of(frames)["content"] == CLIMB
-    assert reply_of(frames)["usage"]["source"] == "engine"
+    assert reply_of(frames)["usage"]["source"] == "model"  # the offline master asked (issue 33)
     assert pending == {
         "type": "check-pending",
         "verb": "climb",
@@ -463,3 +463,57 @@ async def test_another_player_never_gets_the_tool_traffic(bob, gm_version, live_
     assert "lookup_rule" not in json.dumps(frames) and "death-saves" not in json.dumps(frames)
     saved = await sync_to_async(lambda: list(session.messages.values_list("tools", flat=True)))()
     assert all(tools == [] for tools in saved)
+
+
+# --- a Spanish or Chinese page on the English demo world (issue 33 §3) ---------------------------
+
+
+async def connect_in(session: Session, user: Any, language: str) -> Client:
+    """The play socket of a browser whose page is in ``language`` (its Accept-Language)."""
+    headers = [(b"accept-language", language.encode())]
+    ws = WebsocketCommunicator(consumer_app(), f"/ws/play/{session.pk}/", headers=headers)
+    ws.scope["user"] = user
+    ws.scope["session"] = SimpleNamespace(session_key=None)
+    connected, _ = await ws.connect()
+    assert connected
+    client = Client(ws)
+    assert (await client.receive())["type"] == "history"
+    return client
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "joined", "went", "said"),
+    [
+        (
+            "es",
+            "voy al sur",
+            [("sur", "Plaza del Mercado"), ("abajo", "La Bodega del Caminante")],
+            ("Plaza del Mercado", "norte", "La Posada del Caminante"),
+            "Vas hacia el sur, a Plaza del Mercado.",
+        ),
+        (
+            "zh-hans",
+            "往南走",
+            [("南", "集市广场"), ("下", "客栈地窖")],
+            ("集市广场", "北", "旅人客栈"),
+            "你往南走，来到集市广场。",
+        ),
+    ],
+)
+async def test_the_scene_bar_and_the_chips_speak_the_players_language(
+    alice, gm_version, language, typed, joined, went, said
+):
+    session = await gm_session(alice, gm_version, character="ren")
+    client = await connect_in(session, alice, language)
+    scene = await client.until("scene")
+    assert [(w["label"], w["name"]) for w in scene["ways"]] == joined
+    frames = await act(client, type="send", text=typed)
+    await client.close()
+    reply = reply_of(frames)
+    assert reply["content"].startswith(said)
+    after = of_type(frames, "scene")[-1]
+    assert after["place"]["name"] == went[0]
+    assert (after["ways"][0]["label"], after["ways"][0]["name"]) == went[1:]
+    english = ("Market Square", "Wayfarer", "notice board", "Read the", "Go ")
+    shown = json.dumps([reply["content"], reply["choices"], after], ensure_ascii=False)
+    assert not [word for word in english if word in shown], shown

@@ -82,7 +82,8 @@ def test_a_joined_player_gets_a_session_of_his_own_on_the_tables_state(table, bo
     assert guest.owner == bob and guest.character_id == "ada" and guest.pk != host.pk
     assert guest.world_version_id == host.world_version_id
     assert guest.state["gm"] == host.state["gm"]
-    assert not guest.messages.exists()  # the host's greeting and history stay his
+    # the host's greeting and history stay his: Bob's first message is his own scene (issue 33)
+    assert [(m.role, m.source) for m in guest.messages.all()] == [("assistant", "engine")]
 
 
 def test_a_taken_character_is_refused_by_name(table, charlie):
@@ -157,12 +158,13 @@ def test_what_one_player_does_reaches_the_other_only_as_his_character_perceives_
 
     mine, theirs = asyncio.run(run())
     [told] = [f["message"] for f in theirs if f["type"] == "message_done"]
-    assert told["role"] == "assistant" and "Ren" in told["content"]
+    # a stranger to Ada: described, not named (issue 33 §5)
+    assert told["role"] == "assistant" and "patched green coat arrives" in told["content"]
     assert [f["place"]["id"] for f in theirs if f["type"] == "scene"] == ["square"]
     guest.refresh_from_db()
     assert guest.state["gm"]["characters"]["ren"]["location"] == "square"
     own = list(guest.messages.values_list("content", flat=True))
-    assert own == [told["content"]]  # not Ren's input, not his narration
+    assert own[1:] == [told["content"]]  # her opening scene, then not Ren's input nor narration
     assert "go south" not in " ".join(own)
     assert reply_texts(mine)
 

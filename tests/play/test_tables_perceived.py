@@ -28,6 +28,8 @@ TYPED = [
 ]
 ALOUD = 'I tell Ada: "meet me at the mill"'
 NEVER = ("chalice", "coat", "Greta", "suspects", "whisper")
+# How Ada sees Ren until she hears his name (issue 33 §5): his coat, not the one he typed of.
+REN_LOOKS = "ean young man in a patched green coat"
 
 
 @pytest.fixture
@@ -70,7 +72,7 @@ def test_the_other_seat_reads_what_its_character_perceived_never_what_was_typed(
     stored = " ".join(guest.messages.values_list("content", flat=True))
     for text in (frames, stored):
         assert all(typed not in text for typed in [*TYPED, ALOUD])
-        assert all(word not in text for word in NEVER), text
+        assert all(word not in text.replace(REN_LOOKS, "") for word in NEVER), text
     assert "Ren Ashby: “meet me at the mill”" in frames  # words said aloud are heard
     assert "The moneylender: “" in stored  # Greta speaks, named as Ada knows her
 

@@ -10,6 +10,7 @@ covered the day it is added.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import types
@@ -91,8 +92,14 @@ SHOWN = frozenset(
         "quests[].title",
         "quests[].summary",
         "shops[].name",
+        "items[].kind",  # food, drink, gear: what prices and traders go by (issue 33)
+        "shops[].buys[].kind",
+        "boards[].description",  # only a translation carries it (issue 33)
     }
 )
+# An entity's words in another language (``translations{}``, issue 33) are what its own field
+# is: a translated secret is a secret.
+TRANSLATED = ".translations{}"
 # Ids and references: no free text of their own.
 REF_NAMES = frozenset(
     {
@@ -122,15 +129,36 @@ REF_NAMES = frozenset(
         "needs[]",
         "knows[]",
         "people[]",
+        "items[]",  # an errand's reward (issue 33)
     }
 )
 # The places only a hidden exit leads to: their shown fields are secret until found.
 HIDDEN_PLACE_FIELDS = ("name", "description", "aliases", "ambient")
 
 
-def text_paths() -> set[str]:
+@functools.cache
+def text_paths() -> frozenset[str]:
     """Every text field of the ``gameMaster`` block, as ``npcs[].secret.text``."""
-    return set(_model_paths(GameMaster, "", frozenset()))
+    return frozenset(_model_paths(GameMaster, "", frozenset()))
+
+
+def base_path(path: str) -> str:
+    """The field a translation translates: ``npcs[].translations{}.situation`` is
+    ``npcs[].situation``."""
+    return path.replace(TRANSLATED, "")
+
+
+def is_secret(path: str) -> bool:
+    return base_path(path) in SECRET
+
+
+def is_own(path: str) -> bool:
+    return base_path(path) in OWN
+
+
+def _is_mapping(path: str) -> bool:
+    """Whether the schema reads a dict at ``path`` as a mapping (its keys are data)."""
+    return any(p.startswith(f"{path}{{}}") for p in text_paths())
 
 
 def _model_paths(model: type[BaseModel], prefix: str, seen: frozenset[Any]) -> list[str]:
@@ -162,7 +190,7 @@ def is_ref(path: str) -> bool:
 
 def unclassified_paths() -> set[str]:
     known = SECRET | OWN | SHOWN
-    return {p for p in text_paths() if p not in known and not is_ref(p)}
+    return {p for p in text_paths() if base_path(p) not in known and not is_ref(p)}
 
 
 # --- the world -------------------------------------------------------------------------------
@@ -182,7 +210,7 @@ def canary_block() -> dict[str, Any]:
                 "points": [{"id": "well", "name": "the well"}],
                 "hiddenPoints": [
                     {"id": "loose-brick", "name": "x", "description": "x", "aliases": ["x"]}
-                    | {"foundBy": hidden}
+                    | {"foundBy": hidden, "translations": {"es": _words("description")}}
                 ],
                 "exits": [
                     {"direction": "north", "to": "hall"},
@@ -201,6 +229,7 @@ def canary_block() -> dict[str, Any]:
                 "aliases": ["x"],
                 "ambient": ["x"],
                 "exits": [{"direction": "up", "to": "yard"}],
+                "translations": {"es": _words("description") | {"ambient": ["x"]}},
             },
         ],
         "items": [{"id": "ladle", "name": "a ladle", "at": {"location": "hall"}}],
@@ -212,12 +241,21 @@ def canary_block() -> dict[str, Any]:
                 "text": "x",
                 "anchor": {"location": "yard"},
                 "requires": [{"type": "check"} | hidden],
+                "translations": {"es": {"name": "x", "text": "x"}},
             }
         ],
-        "quests": [{"id": "soup", "title": "Soup", "summary": "Cook.", "description": "x"}],
+        "quests": [
+            {"id": "soup", "title": "Soup", "summary": "Cook.", "description": "x"}
+            | {"translations": {"es": {"title": "Sopa", "description": "x"}}}
+        ],
         "debts": [{"id": "loan", "debtor": "tom", "creditor": "mara", "amount": 3, "note": "x"}],
-        "hooks": [{"id": "bell", "trigger": {"type": "enter", "location": "hall"}, "text": "x"}],
-        "rumours": [{"id": "talk", "text": "x", "heardAt": ["hall"]}],
+        "hooks": [
+            {"id": "bell", "trigger": {"type": "enter", "location": "hall"}, "text": "x"}
+            | {"translations": {"es": {"text": "x"}}}
+        ],
+        "rumours": [
+            {"id": "talk", "text": "x", "heardAt": ["hall"], "translations": {"es": {"text": "x"}}}
+        ],
         "characters": [
             {"id": "tom", "name": "Tom", "location": "yard", "full": {"class": "cook"}},
             {"id": "lin", "name": "Lin", "location": "hall", "full": _sheet()}
@@ -239,7 +277,21 @@ def _npc() -> dict[str, Any]:
         "disclosures": {"stranger": "x", "friend": "x", "ally": "x"},
         "memories": [{"about": "tom", "text": "x"}],
         "concerns": ["x"],
+        "translations": {
+            "es": {
+                "trade": "cocinera",
+                "description": "x",
+                "situation": "x",
+                "concerns": ["x"],
+                "disclosures": {"stranger": "x", "friend": "x", "ally": "x"},
+            }
+        },
     }
+
+
+def _words(*keys: str) -> dict[str, Any]:
+    """A translation whose name, aliases and ``keys`` are to be planted."""
+    return {"name": "x", "aliases": ["x"]} | dict.fromkeys(keys, "x")
 
 
 def _sheet() -> dict[str, Any]:
@@ -251,13 +303,14 @@ def canary_world(name: str = "The Canary Inn") -> dict[str, Any]:
     entry not tagged ``public`` (its greeting, shown to every player, holds none)."""
     counter = itertools.count(1)
     block = canary_block()
-    _plant(block, "", lambda path: path in SECRET, counter)
+    _plant(block, "", is_secret, counter)
     for character in block["characters"][1:]:  # the other seat's own sheet
-        _plant(character, "characters[]", lambda path: path in OWN, counter)
+        _plant(character, "characters[]", is_own, counter)
     for place in block["locations"]:
         if place["id"] == "vault":
-            for key in HIDDEN_PLACE_FIELDS:
-                place[key] = _canaries(place[key], counter)
+            for words in (place, *place["translations"].values()):
+                for key in HIDDEN_PLACE_FIELDS:
+                    words[key] = _canaries(words[key], counter)
     return {
         "id": "",
         "version": "20.0.0",
@@ -292,7 +345,10 @@ def _entries(counter: itertools.count[int]) -> list[dict[str, Any]]:
 
 def _plant(node: Any, path: str, chosen: Any, counter: itertools.count[int]) -> None:
     """Replace each string under a chosen path of ``node`` with the next canary."""
-    if isinstance(node, dict):
+    if isinstance(node, dict) and path and _is_mapping(path):
+        for value in node.values():
+            _plant(value, f"{path}{{}}", chosen, counter)
+    elif isinstance(node, dict):
         for key, value in node.items():
             child = f"{path}.{key}" if path else key
             if isinstance(value, list):
@@ -332,7 +388,7 @@ def _collect(node: Any, path: str, found: set[str]) -> None:
         if node.startswith(CANARY):
             found.add(path)
     elif isinstance(node, dict):
-        mapping = f"{path}{{}}" in text_paths()
+        mapping = _is_mapping(path)
         for key, value in node.items():
             child = f"{path}{{}}" if mapping else (f"{path}.{key}" if path else key)
             _collect(value, child + ("[]" if isinstance(value, list) else ""), found)
@@ -342,8 +398,10 @@ def _collect(node: Any, path: str, found: set[str]) -> None:
 
 
 def unplanted_paths(data: dict[str, Any]) -> set[str]:
-    """Secret fields of the schema (SECRET and OWN) that hold no canary in ``data``."""
-    return (SECRET | OWN) - planted_paths(data)
+    """Secret fields of the schema (SECRET and OWN, and their translations) that hold no canary
+    in ``data``."""
+    secret = {p for p in text_paths() if is_secret(p) or is_own(p)} | SECRET | OWN
+    return secret - planted_paths(data)
 
 
 def canaries_in(text: str) -> set[str]:

@@ -11,7 +11,7 @@ this turn) and event logging in the world's language live here too.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.gm.dice import Roll
@@ -141,6 +141,29 @@ def label(
     return npc.name if known else (words or book(scene)).trade_name(npc.trade)
 
 
+def place_label(
+    scene: Scene,
+    location_id: str,
+    witnesses: list[str] | None = None,
+    words: Phrasebook | None = None,
+) -> str:
+    """How a place is named in text a player reads (a tool's result or refusal, which the
+    fallback closure shows him; an event others read): its name when every player character
+    among ``witnesses`` (the scene's character by default) knows it (``Scene.knows_place``),
+    else "a place you don't know" (issue 32: an undiscovered place is never named)."""
+    readers = [w for w in witnesses or [scene.character_id] if w in scene.state.characters]
+    if all(_view(scene, r).knows_place(location_id) for r in readers):
+        return scene.place_name(location_id)
+    return (words or book(scene)).t("somewhere")
+
+
+def _view(scene: Scene, character_id: str) -> Scene:
+    """The scene as another player character present sees it (his discoveries, his places)."""
+    if character_id == scene.character_id:
+        return scene
+    return replace(scene, character_id=character_id, _npcs={})
+
+
 def log(
     scene: Scene,
     kind: str,
@@ -151,11 +174,14 @@ def log(
     data: dict[str, Any] | None = None,
     **values: Any,
 ) -> GMEvent:
-    """Log an event in the world's language, seen by everyone present unless told."""
+    """Log an event in the world's language, seen by everyone present unless told. Its NPCs
+    are named as every reader knows them: the witnesses and the acting character, who reads
+    his own events back even when he did not see them (an NPC moved elsewhere)."""
     where = location or scene.me.location
     witnesses = seen_by if seen_by is not None else scene.witnesses(where)
     words = phrasebook(scene.world_lex.language)
-    named = {k: _named(scene, v, witnesses, words) for k, v in values.items()}
+    readers = list(dict.fromkeys([scene.character_id, *witnesses]))
+    named = {k: _named(scene, v, readers, words) for k, v in values.items()}
     return log_event(
         scene.state,
         kind,

@@ -109,7 +109,8 @@ def log_event(scene: Scene, args: Args) -> ToolOutcome:
     witnesses = scene.witnesses()
     said = " ".join([narration, *(b["text"] for b in bubbles)])
     learnt = learn_names(scene, said, witnesses)
-    suggestions = filter_suggestions(list(args.get("suggestions") or []), scene, ())
+    offered = list(args.get("suggestions") or [])
+    suggestions = filter_suggestions(offered, scene, (), heard=said)
     event = append_event(
         scene.state,
         "master",
@@ -134,6 +135,47 @@ _ROLL = params(
     check=choice("The check, or 'attack'.", [*CHECKS, "attack"]),
     dc={"type": "integer", "enum": list(DC_LADDER), "description": "How hard (not for attack)."},
     target=text("The NPC it is against, if any (id or name).", 80),
+)
+
+_WHO = "'me', an NPC present (id) or 'here'"
+_CLAIMS = params(
+    (),
+    acted_by={
+        "type": "array",
+        "maxItems": 6,
+        "items": text("Who acted: 'me' or an NPC present (id).", 80),
+        "description": "Everyone who did or said something this turn.",
+    },
+    changed_hands={
+        "type": "array",
+        "maxItems": 6,
+        "items": params(
+            ("item", "to"),
+            item=text("The item (id).", 80),
+            to=text(f"Who or where has it now: {_WHO}.", 80),
+            **{"from": text(f"Who or where had it: {_WHO}.", 80)},
+        ),
+        "description": "Items that changed hands, each done by a tool this turn.",
+    },
+    money={
+        "type": "array",
+        "maxItems": 4,
+        "items": params(
+            ("from", "to"),
+            to=text(f"Who got it: {_WHO}.", 80),
+            amount=number("How much.", 0, 1_000_000),
+            **{"from": text(f"Who paid: {_WHO}.", 80)},
+        ),
+        "description": "Money that moved, each by a tool this turn.",
+    },
+    learned={
+        "type": "array",
+        "maxItems": 4,
+        "items": text("A clue (id) granted this turn.", 80),
+        "description": "Clues the character learned (grant_clue).",
+    },
+    entered=text("The place (id) the character entered this turn, if he moved.", 80),
+    outcome=choice("How the roll's action ended, when there was one.", ["success", "failure"]),
 )
 
 TOOLS = [
@@ -187,6 +229,11 @@ TOOLS = [
                     text=text("The words, 1 to 4 sentences.", 400),
                 ),
                 "description": "What NPCs say aloud, each in its own bubble.",
+            },
+            claims={
+                **_CLAIMS,
+                "description": "Optional: what the narration claims, in structure; the "
+                "engine checks it against the tools' results and the narration against it.",
             },
         ),
         log_event,

@@ -5,14 +5,14 @@ Each item is in exactly one place, so a transfer checks that the giver holds it 
 is present; a purchase that a shop here sells it and the buyer can pay its price; a sale that
 the seller carries it (a pawned item is the pawnbroker's until redeemed). Prices are the
 engine's: the shop's, and half of it (or half the value) when selling, as in the SRD. Gathering
-fills a character resource from what the place yields, so many per game day. Holders are
-replaced, never changed in place (state copies share them).
+fills a character resource from what the place yields, so many per game day. Prices, stock
+and the exchange itself are ``engine.gm.market``'s, shared with the engine's trade moves.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from engine.gm import handin, market
+from engine.gm.market import move_item as move_item
 from engine.gm.scene import Scene
 from engine.gm.tools import refs
 from engine.gm.tools.base import (
@@ -30,18 +30,7 @@ from engine.gm.tools.base import (
     text,
 )
 from engine.gm.words import match_names
-from engine.gm.world import Holder, Item, Npc, Resource, Shop
-
-
-def move_item(scene: Scene, item: Item, to: Holder) -> dict[str, Any]:
-    """Give ``item`` a new holder (emptying the hand that held it); returns the change."""
-    before = scene.state.items.get(item.id)
-    scene.state.items[item.id] = to
-    for who in scene.state.characters.values():
-        if who.in_hand == item.id:
-            who.in_hand = None
-    dump = before.model_dump(mode="json", exclude_none=True) if before else None
-    return {item.id: {"from": dump, "to": to.model_dump(mode="json", exclude_none=True)}}
+from engine.gm.world import Holder, Item, Npc, Resource
 
 
 def _holder(scene: Scene, kind: refs.PartyKind, ident: str) -> Holder:
@@ -62,10 +51,6 @@ def _giver(scene: Scene, item: Item) -> tuple[refs.PartyKind, str]:
 def _who(scene: Scene, kind: refs.PartyKind, ident: str) -> Npc | str:
     """A party as ``record`` names it (an NPC by its label for the witnesses)."""
     return scene.gm.npcs_by_id[ident] if kind == "npc" else refs.party_name(scene, kind, ident)
-
-
-def _money(scene: Scene, before: int) -> dict[str, Any]:
-    return {"money": {"from": before, "to": scene.me.money}}
 
 
 def transfer_item(scene: Scene, args: Args) -> ToolOutcome:
@@ -95,34 +80,33 @@ def transfer_item(scene: Scene, args: Args) -> ToolOutcome:
         item=item.name,
     )
     outcome.changes["items"] = change
+    mine = giver == ("character", scene.character_id)
+    done = handin.hand_in(scene, item.id, ident) if mine and kind == "npc" else None
+    if done is not None:  # an errand's world rule: the master's hand-over completes it too
+        outcome.events += done.events
+        outcome.result["done"] = " ".join([outcome.result["done"], *done.lines])
+        outcome.changes.update({k: v for k, v in done.changes.items() if k != "items"})
+        outcome.changes["items"] = {**change, **done.changes.get("items", {})}
     return outcome
-
-
-def _shops_here(scene: Scene) -> list[Shop]:
-    present = {n.id for n in scene.npcs()}
-    return [s for s in scene.gm.shops if s.location == scene.me.location and s.npc in present]
 
 
 def buy_item(scene: Scene, args: Args) -> ToolOutcome:
     can_act(scene)
-    shops = _shops_here(scene)
+    shops = market.shops_here(scene)
     if opt(args, "shop") is not None:
         seller = refs.npc_here(scene, str(args["shop"]))
         shops = [s for s in shops if s.npc == seller.id]
     if not shops:
         raise fail(scene, "no_shop", "no-shop")
     shop = shops[0]
-    stock = {s.item: s.price for s in shop.stock}
-    wares = [scene.gm.items_by_id[i] for i in stock]
+    wares = [scene.gm.items_by_id[s.item] for s in shop.stock]
     item = refs.item_among(scene, str(args["item"]), wares, "not_for_sale")
-    at = scene.state.items.get(item.id)
-    if at is not None and at.npc != shop.npc:
+    if not market.in_stock(scene, shop, item):
         raise fail(scene, "sold_out", "sold-out", item=item.name)
-    price, before = stock[item.id], scene.me.money
+    price, before = market.price(scene.gm, item, shop), scene.me.money
     if before < price:
         raise fail(scene, "too_poor", "too-poor", item=item.name, price=price, money=before)
-    scene.me.money -= price
-    change = move_item(scene, item, Holder(character=scene.character_id))
+    changes = market.buy(scene, shop, item, price)
     seller_npc = scene.gm.npcs_by_id[shop.npc]
     outcome = record(
         scene,
@@ -133,18 +117,16 @@ def buy_item(scene: Scene, args: Args) -> ToolOutcome:
         seller=seller_npc,
         price=price,
     )
-    outcome.changes.update({"items": change, **_money(scene, before)})
+    outcome.changes.update(changes)
     return outcome
 
 
 def sale_price(scene: Scene, buyer: Npc, item: Item) -> int:
-    """Half the shop's price for what the buyer stocks, else half the item's value."""
-    for shop in scene.gm.shops:
-        if shop.npc == buyer.id:
-            price = next((s.price for s in shop.stock if s.item == item.id), None)
-            if price is not None:
-                return price // 2
-    return item.value // 2
+    """What the buyer's shop pays for it when it buys it, else half the item's value (the
+    master may have anyone buy anything)."""
+    shop = market.shop_of(scene.gm, buyer)
+    paid = market.sale_price(scene.gm, shop, item) if shop is not None else None
+    return item.value // 2 if paid is None else paid
 
 
 def sell_item(scene: Scene, args: Args) -> ToolOutcome:
@@ -153,19 +135,18 @@ def sell_item(scene: Scene, args: Args) -> ToolOutcome:
     if opt(args, "to") is not None:
         buyer = refs.npc_here(scene, str(args["to"]))
     else:
-        shops = _shops_here(scene)
+        shops = market.shops_here(scene)
         if not shops:
             raise fail(scene, "sell_to_whom", "no-buyer")
         buyer = scene.gm.npcs_by_id[shops[0].npc]
-    price, before = sale_price(scene, buyer, item), scene.me.money
+    price = sale_price(scene, buyer, item)
     if price < 1:
         raise fail(scene, "no_buyer", "no-buyer", buyer=label(scene, buyer), item=item.name)
-    scene.me.money += price
-    change = move_item(scene, item, Holder(npc=buyer.id))
+    changes = market.sell(scene, buyer, item, price)
     outcome = record(
         scene, "sell", "ev_sell", data={"item": item.id}, item=item.name, buyer=buyer, price=price
     )
-    outcome.changes.update({"items": change, **_money(scene, before)})
+    outcome.changes.update(changes)
     return outcome
 
 

@@ -11,6 +11,7 @@ only past the engine's gate (``engine.gm.secrets``); no other tool result ever c
 
 from __future__ import annotations
 
+from engine.gm import handin, localize
 from engine.gm.clues import clue_status, unmet_requirement
 from engine.gm.scene import Scene
 from engine.gm.secrets import reveal, secret_gate
@@ -43,7 +44,8 @@ def _clue(scene: Scene, ref: str) -> Clue:
         if c.anchor.location == scene.me.location or c.anchor.npc in present
     ]
     exact = [c for c in here if c.id == ref]
-    found = exact or [c for c in here if [c.id] == match_names(scene.lex, ref, [(c.id, [c.name])])]
+    named = [(c.id, localize.either(scene.gm, c.name)) for c in here]  # the world's name too
+    found = exact or [c for c in here if [c.id] == match_names(scene.lex, ref, named)]
     if len(found) != 1:
         raise fail(scene, "clue_not_here", "clue-not-here")
     return found[0]
@@ -93,7 +95,8 @@ def _locked(scene: Scene, clue: Clue) -> Exception:
 
 def _quest(scene: Scene, ref: str, pool: list[Quest], missing: str) -> Quest:
     exact = [q for q in pool if q.id == ref]
-    found = exact or [q for q in pool if [q.id] == match_names(scene.lex, ref, [(q.id, [q.title])])]
+    named = [(q.id, localize.either(scene.gm, q.title)) for q in pool]
+    found = exact or [q for q in pool if [q.id] == match_names(scene.lex, ref, named)]
     if len(found) != 1:
         raise fail(scene, missing, "unknown-quest", ref=ref, actor=scene.name)
     return found[0]
@@ -109,13 +112,33 @@ def complete_errand(scene: Scene, args: Args) -> ToolOutcome:
     owner = scene.gm.npcs_by_id.get(owner_id or "")
     if owner is not None and owner not in scene.npcs():
         raise fail(scene, "owner_absent", "owner-absent", npc=label(scene, owner))
+    _hand_in_holds(scene, quest)
     scene.me.completed.append(quest.id)
     outcome = record(scene, "errand", "ev_errand", data={"quest": quest.id}, quest=quest.title)
     outcome.changes = {"completed": [quest.id]}
+    paid = handin.Done()
+    handin.pay_reward(scene, quest, paid)  # the errand's reward is the world's, not a guess
+    outcome.changes.update(paid.changes)
+    outcome.result["done"] = " ".join([outcome.result["done"], *paid.lines])
     if owner is not None:
         shift = move_trust(scene.state, owner, scene.character_id, "fulfil_quest")
         outcome.changes["trust"] = {owner.id: shift}
     return outcome
+
+
+def _hand_in_holds(scene: Scene, quest: Quest) -> None:
+    """An errand with a hand-in is done by its world rule (``engine.gm.handin``): never
+    before its item is in its receiver's hands."""
+    rule, to = quest.hand_in, handin.receiver(quest)
+    if (
+        rule is None
+        or to is None
+        or (handin.delivered(scene, quest) and handin.ready(scene, quest))
+    ):
+        return
+    item = scene.gm.items_by_id[rule.item].name
+    npc = label(scene, scene.gm.npcs_by_id[to])
+    raise fail(scene, "quest_unmet", "quest-unmet", quest=quest.title, item=item, npc=npc)
 
 
 def offer_quest(scene: Scene, args: Args) -> ToolOutcome:

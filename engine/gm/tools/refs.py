@@ -4,7 +4,7 @@ against the world; decision 15).
 The master sees ids for NPCs and names for everything else, so an argument may be an id, a name,
 an alias or (for an NPC whose name the character does not know) its trade. Lookups only reach
 what the character perceives, and an error lists only that: a refusal never names a hidden
-point, an unmet NPC or an item out of sight.
+point, an unmet NPC, an item out of sight or a place he has not discovered.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from typing import Literal
 
 from engine.gm.scene import Scene
-from engine.gm.tools.base import fail, label
-from engine.gm.words import match_names, normalize
+from engine.gm.tools.base import fail, label, place_label
+from engine.gm.words import lookup, match_names, normalize
 from engine.gm.world import Item, Npc
 
 PartyKind = Literal["character", "npc", "here"]
@@ -90,7 +90,7 @@ def party_name(scene: Scene, kind: PartyKind, ident: str) -> str:
         return scene.gm.characters_by_id[ident].name
     if kind == "npc":
         return label(scene, scene.gm.npcs_by_id[ident])
-    return scene.place_name(ident)
+    return place_label(scene, ident)
 
 
 def item_among(scene: Scene, ref: str, items: Iterable[Item], missing: str = "no_item") -> Item:
@@ -126,11 +126,25 @@ def within_reach(scene: Scene) -> list[Item]:
 
 def location(scene: Scene, ref: str) -> str:
     """A location of the world by id, name or alias; ToolError listing the places he knows."""
-    if ref in scene.gm.locations_by_id:
-        return ref
-    places = [(p.id, [p.name, *p.aliases]) for p in scene.gm.locations]
-    found = _pick(scene, ref, places)
-    if len(found) == 1:
-        return found[0]
+    found = place_named(scene, ref)
+    if found is not None:
+        return found
     known = scene.lex.join(scene.place_name(p) for p in scene.me.known_places)
     raise fail(scene, "no_place", "unknown-place", ref=ref, options=known)
+
+
+def place_named(scene: Scene, ref: str) -> str | None:
+    """The location of the world ``ref`` is the id, name or alias of; None for no single one."""
+    if ref in scene.gm.locations_by_id:
+        return ref
+    found = _pick(scene, ref, [(p.id, [p.name, *p.aliases]) for p in scene.gm.locations])
+    return found[0] if len(found) == 1 else None
+
+
+def unknown_place(scene: Scene, ref: str) -> bool:
+    """Whether ``ref`` names a place the character has not discovered: a refusal then never
+    repeats it (the master's id or name would tell the player what he has not found)."""
+    if lookup(scene.lex, normalize(ref), scene.lex.directions) is not None:
+        return False  # "east" is a way, not The East Road
+    found = place_named(scene, ref)
+    return found is not None and not scene.knows_place(found)

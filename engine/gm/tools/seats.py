@@ -26,7 +26,8 @@ from engine.gm.tools.base import fail, marks, turn_events
 
 SUCCESS = ("success", "critical-success")
 ROLLS = ("check", "attack")  # a roll against someone; any other kind counts only in its call
-_SHEET = tuple(name for name in CharacterState.model_fields if name != "known_names")
+LEARNT = ("known_names", "met")  # names learnt by witnessing (issue 33 §5: "met")
+_SHEET = tuple(name for name in CharacterState.model_fields if name not in LEARNT)
 
 
 def _part(state: GMState, who: str) -> tuple[object, ...]:

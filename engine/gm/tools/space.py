@@ -10,8 +10,9 @@ and nothing undiscovered is ever named, not even in a refusal.
 
 from __future__ import annotations
 
+from engine.gm.phrasebook import phrasebook
 from engine.gm.scene import EngineMove, Scene
-from engine.gm.space import go
+from engine.gm.space import go, unknown_way
 from engine.gm.state import PendingCheck, npc_place
 from engine.gm.tools import refs
 from engine.gm.tools.base import (
@@ -28,6 +29,7 @@ from engine.gm.tools.base import (
     marks,
     opt,
     params,
+    place_label,
     text,
 )
 from engine.gm.tools.dice import no_roll_waiting, roll_now
@@ -46,7 +48,9 @@ def move_character(scene: Scene, args: Args) -> ToolOutcome:
     can_act(scene)
     moved = go(EngineMove("go", _target(scene, to), scene.lex.language, to), scene)
     if moved.kind != "engine":
-        raise fail(scene, "cannot_go", "no-way", reason=moved.narration)
+        unknown = refs.unknown_place(scene, to)  # its name, from the master, is not repeated
+        reason = unknown_way(scene).narration if unknown else moved.narration
+        raise fail(scene, "cannot_go", "no-way", reason=reason)
     result = ToolOutcome(
         True, {"done": moved.narration}, events=moved.events, changes=dict(moved.changes)
     )
@@ -74,20 +78,22 @@ def _target(scene: Scene, to: str) -> str:
 
 
 def _move_npc(scene: Scene, npc: Npc, to: str) -> ToolOutcome:
+    """Along a way out of where the NPC is, or to a point there. What it says names the
+    destination only to those who know it (the acting character, the witnesses)."""
     place = npc_place(scene.gm, scene.state, npc)
     if place is None:
-        raise fail(scene, "npc_way", "no-way", npc=label(scene, npc), ref=to)
+        raise _no_way(scene, npc, to)
     origin = scene.gm.locations_by_id[place.location]
     way = _npc_way(scene, origin.id, to)
     point = None if way is not None else _npc_point(scene, origin.id, to)
     if way is None and point is None:
-        raise fail(scene, "npc_way", "no-way", npc=label(scene, npc), ref=to)
+        raise _no_way(scene, npc, to)
     after = Place(location=way.to, point=None) if way else Place(location=origin.id, point=point)
     scene.state.npc_places[npc.id] = after
     seen = list(dict.fromkeys([*scene.witnesses(origin.id), *scene.witnesses(after.location)]))
-    where = scene.place_name(after.location)
-    if point is not None:
-        where = next(p.name for p in origin.points if p.id == point)
+    spot = next((p.name for p in origin.points if p.id == point), None)
+    readers = [scene.character_id, *seen]
+    world = phrasebook(scene.world_lex.language)
     event = log(
         scene,
         "npc-move",
@@ -96,11 +102,21 @@ def _move_npc(scene: Scene, npc: Npc, to: str) -> ToolOutcome:
         seen_by=seen,
         data={"npc": npc.id, "to": after.model_dump(mode="json", exclude_none=True)},
         npc=npc,
-        place=where,
+        place=spot or place_label(scene, after.location, readers, world),
     )
     change = {npc.id: after.model_dump(mode="json", exclude_none=True)}
-    done = book(scene).t("npc_moved", npc=label(scene, npc), place=where)
+    where = spot or place_label(scene, after.location)
+    words = book(scene)
+    done = words.tidy(words.t("npc_moved", npc=label(scene, npc), place=where))
     return ToolOutcome(True, {"done": done}, events=[event], changes={"npcPlaces": change})
+
+
+def _no_way(scene: Scene, npc: Npc, to: str) -> ToolError:
+    """The refusal; it repeats where the master sent the NPC unless that names a place the
+    character has not discovered."""
+    if refs.unknown_place(scene, to):
+        return fail(scene, "npc_way_unknown", "no-way", npc=label(scene, npc))
+    return fail(scene, "npc_way", "no-way", npc=label(scene, npc), ref=to)
 
 
 def _npc_way(scene: Scene, origin: str, to: str) -> Exit | None:
@@ -167,7 +183,7 @@ def _found_name(scene: Scene, key: str) -> dict[str, str]:
         where, direction = key.split(">", 1)
         way = next(e for e in scene.gm.locations_by_id[where].exits if e.direction == direction)
         name = scene.lex.name("directions", direction)
-        return {"way": name, "to": scene.place_name(way.to)}
+        return {"way": name, "to": place_label(scene, way.to)}
     where, point_id = key.split(":", 1)
     point = next(p for p in scene.gm.locations_by_id[where].hidden_points if p.id == point_id)
     return {"point": point.name, "description": point.description}

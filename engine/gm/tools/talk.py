@@ -3,11 +3,11 @@ solo pide una misión o un encargo en una charla con el PJ que haya llegado a es
 no basta: ni en la escena de apertura, ni en un turno en que el jugador pelea, se mueve o se
 acerca a otro, ni de dos en dos. El servidor rechaza cualquier otra (too_soon)").
 
-The talk has come to it when, this turn, the player speaks to this NPC (names it, or it is the
-only one here) and asks for work or about its troubles (``quest_asks`` in the phrasebooks, any
-of the three languages); or when his last ``WHILE`` actions all happened in its presence. Never
-before his first action (the opening scene), in a turn where he fights or moves or turns to
-someone else, or for a second errand in the same turn.
+The talk has come to it when, this turn, the player speaks to this NPC (names it as he knows
+it, or it is the only one here) and asks for work or about its troubles (``quest_asks`` in the
+phrasebooks, any of the three languages); or when his last ``WHILE`` actions all happened in
+its presence. Never before his first action (the opening scene), in a turn where he fights or
+moves or turns to someone else, or for a second errand in the same turn.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from engine.gm.mentions import mentioned, mentions
 from engine.gm.phrasebook import phrasebook
 from engine.gm.scene import Scene
 from engine.gm.tools.base import marks, turn_events
-from engine.gm.tools.refs import npc_names
 from engine.gm.words import LANGUAGES
 from engine.gm.world import Npc
 
@@ -59,7 +58,7 @@ def too_soon(scene: Scene, npc: Npc) -> bool:
         return True
     words = actions[-1].text
     present = scene.npcs()
-    named = mentioned(words, [(n.id, npc_names(n)) for n in present], scene.lex.spaced)
+    named = mentioned(words, [(n.id, scene.npc_names_known(n)) for n in present], scene.lex.spaced)
     if named and npc.id not in named:
         return True
     spoken_to = npc.id in named or len(present) == 1

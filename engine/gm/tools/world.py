@@ -5,7 +5,8 @@ A seeded hook has the authored shape (trigger: entering a place, or a time of da
 on; effect: an event text) and fires through ``engine.gm.hooks`` like an authored one; a hook
 that already fired once cannot be cancelled. Rumours are heard at places of the world. Facts
 attach to an existing player character. The master never names a time before now: a hook in the
-past would fire at once, which is advancing the story's clock by the back door.
+past would fire at once, which is advancing the story's clock by the back door. What the tools
+answer names a place only when the character knows it (the fallback closure shows it him).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from engine.gm.tools.base import (
     number,
     opt,
     params,
+    place_label,
     text,
 )
 from engine.gm.world import TIMES_OF_DAY, GameClock, Hook, HookTrigger, Rumour
@@ -88,7 +90,9 @@ def seed_rumour(scene: Scene, args: Args) -> ToolOutcome:
         heard_at=list(dict.fromkeys(places)),
     )
     scene.state.rumours.append(rumour)
-    where = scene.lex.join(scene.place_name(p) for p in rumour.heard_at)
+    known = [p for p in rumour.heard_at if scene.knows_place(p)]
+    unknown = [p for p in rumour.heard_at if p not in known][:1]  # one "a place you don't know"
+    where = scene.lex.join(place_label(scene, p) for p in [*known, *unknown])
     done = book(scene).t("rumour_seeded", places=where)
     dumped = rumour.model_dump(mode="json", by_alias=True)
     return ToolOutcome(True, {"done": done, "rumour": rumour.id}, changes={"rumours": [dumped]})

@@ -114,7 +114,17 @@ class BoardForm(GMForm):
 
 class StockRow(GMForm):
     item = PickField("items", blank=False, label=_("Item"))
-    price = number(1, label=_("Price"), min_value=0)
+    # Both may be blank: the world's price list names the price, and a line without a
+    # quantity never runs out (engine.gm.market).
+    price = forms.IntegerField(
+        label=_("Price"), required=False, min_value=0, widget=forms.NumberInput({"class": "num"})
+    )
+    quantity = forms.IntegerField(
+        label=_("Quantity"), required=False, min_value=0, widget=forms.NumberInput({"class": "num"})
+    )
+
+    def finish(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in data.items() if value is not None}
 
 
 class ShopForm(GMForm):

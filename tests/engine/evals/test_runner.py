@@ -25,7 +25,7 @@ async def test_a_route_plays_each_action_once_in_the_game_master_world():
     steps = transcript.steps
     assert [s.kind for s in steps] == ["engine", "master", "engine"]
     assert [s.location for s in steps] == ["the-wayfarer", "the-wayfarer", "the-wayfarer"]
-    assert steps[1].narration == "You hum. Nothing changes."
+    assert steps[1].narration == "You do as you said: “I hum”. Nothing changes."
     assert steps[1].present == ["hilda"]
     assert steps[2].present == ["hilda", "greta"]  # the square, where Greta is this morning
     assert transcript.character == "ren" and transcript.model == "offline"

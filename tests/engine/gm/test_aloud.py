@@ -11,7 +11,7 @@ import pytest
 from engine.gm.aloud import words_aloud
 from engine.gm.memory import memories
 from engine.memory import apply_work, due_work, write_work
-from tests.engine.gm.party_worlds import Table, party_world
+from tests.engine.gm.party_worlds import Table, inn_world, party_world
 
 PEOPLE = [("hilda", ["Hilda Brant", "Hilda", "innkeeper"]), ("ada", ["Ada Thorne", "Ada"])]
 
@@ -60,7 +60,8 @@ def test_talk_without_words_is_seen_in_the_worlds_language(language, typed, line
     result = Table(party_world(language)).act("ren", typed)
     told = result.delivered_to["ada"]
     assert told.splitlines()[0] == line
-    assert typed not in told and "Hilda" not in told and "ring" not in told
+    assert typed not in told and "Hilda" not in told and "ring" not in told.splitlines()[0]
+    # the innkeeper's answer is said aloud: Ada hears it, and it may name the ring (issue 33 §3)
 
 
 @pytest.mark.parametrize(
@@ -110,3 +111,15 @@ def test_the_other_seats_memory_and_the_npcs_hold_none_of_what_he_typed():
     for text in [state.session_memory, remembered]:
         assert all(t not in text for t in typed)
         assert "chalice" not in text and "the ring" not in text
+
+
+def test_a_name_she_never_learnt_calls_nobody_and_teaches_nobody():
+    """Issue 32 (finding 7): Ada never learnt the shopkeeper's name. "Osric, …" calls nobody
+    (as "Zed, …" would), and her guess said aloud does not teach Ren who Osric is."""
+    guessed = Table(inn_world()).act("ada", "Osric, the ring is fake")
+    made_up = Table(inn_world()).act("ada", "Zed, the ring is fake")
+    assert guessed.delivered_to == {"ada": made_up.delivered_to["ada"].replace("Zed", "Osric")}
+    quoted = Table(inn_world()).act("ada", 'I say "Osric, the ring is fake"')
+    assert quoted.delivered_to["ren"] == "Ada Thorne: “Osric, the ring is fake”"  # words heard
+    assert quoted.state.gm is not None
+    assert "osric" not in quoted.state.gm.characters["ren"].known_names

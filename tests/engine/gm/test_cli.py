@@ -220,7 +220,7 @@ def test_what_a_player_reads_names_only_what_his_character_knows(tmp_path):
     assert all(e["data"].get("talk") != "jory" for e in jory["events"])
     move = {"name": "move_character", "arguments": {"to": "old-mill"}}
     close = {"name": "log_event", "arguments": {"narration": "The Old Mill is not reachable."}}
-    replies = [{"tool_calls": [move]}, {"tool_calls": [close]}, {"tool_calls": [close]}]
+    replies = [{"tool_calls": [move]}, *[{"tool_calls": [close]}] * 3]  # three attempts
     script = write(tmp_path, "m.json", {"character": "ren", "actions": ["I hum an old song"]})
     done = run_cli(
         "--world",
@@ -234,3 +234,45 @@ def test_what_a_player_reads_names_only_what_his_character_knows(tmp_path):
     [moved] = [json.loads(line) for line in done.stdout.splitlines()]
     assert moved["narration"].startswith("It does not happen: That way is not possible:")
     assert "mill" not in moved["narration"].casefold() + json.dumps(moved["delivered_to"])
+
+
+def test_a_fallback_built_from_the_tools_names_no_place_he_has_not_discovered(tmp_path):
+    """Issue 32 (finding 7) through the CLI: the master seeds a rumour at the mill and sends
+    the stray dog east to it; next turn it sends Hilda, then Ren, to the mill by name. Each
+    time it narrates the mill twice, so Ren reads the engine's fallback closure, built from
+    what the tools answered."""
+    rumour = {"text": "x", "heard_at": ["The Old Mill"]}
+    first = [
+        {"name": "seed_rumour", "arguments": rumour},
+        {"name": "move_character", "arguments": {"who": "ash", "to": "east"}},
+    ]
+    second = [
+        {"name": "move_character", "arguments": {"who": "hilda", "to": "The Old Mill"}},
+        {"name": "move_character", "arguments": {"to": "The Old Mill"}},
+    ]
+    close = {"tool_calls": [{"name": "log_event", "arguments": {"narration": "The Old Mill."}}]}
+    replies = [{"tool_calls": first}, *[close] * 3, {"tool_calls": second}, *[close] * 3]
+    actions = ["I hum an old song", "I hum another"]
+    script = write(tmp_path, "s.json", {"character": "ren", "actions": actions})
+    done = run_cli(
+        "--world",
+        str(DEMO_PATH),
+        "--script",
+        script,
+        "--replies",
+        write(tmp_path, "r.json", replies),
+    )
+    assert done.returncode == 0, done.stderr
+    turns = [json.loads(line) for line in done.stdout.splitlines()]
+    assert turns[0]["narration"] == (
+        "A rumour goes round at a place you don't know. "
+        "The stray dog goes to a place you don't know."
+    )
+    assert turns[1]["narration"].startswith(
+        "It does not happen: Hilda Brant cannot go there from where they are. "
+        "It does not happen: That way is not possible: That is somewhere you don't know"
+    )
+    for turn in turns:
+        read = [turn["narration"], *turn["delivered_to"].values()]
+        read += [e["text"] for e in turn["events"]]
+        assert "mill" not in json.dumps(read).casefold()

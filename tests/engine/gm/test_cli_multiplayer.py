@@ -11,6 +11,10 @@ from typing import Any
 from tests.engine.gm.test_cli import run_cli, write
 from tests.engine.gm.worlds import DEMO_PATH
 
+# How each looks to the other before they meet (the demo's public appearance; issue 33 §5).
+REN_LOOKS = "A lean young man in a patched green coat"
+ADA_LOOKS = "A tall woman in a grey travelling cloak with a lantern sigil"
+
 SCRIPT: list[Any] = [
     "Hello Hilda, how are you?",  # Ren, the script's character, at the inn
     {"character": "ada", "input": "go north"},  # Ada walks in from the square
@@ -63,9 +67,10 @@ def test_each_line_lists_what_every_character_received(tmp_path):
     lines = play(tmp_path, {"character": "ren", "actions": SCRIPT})
     talk, arrive, wait, join, whisper, roll, leave = lines
     assert set(talk["delivered_to"]) == {"ren"}  # Ada is still in the square
-    assert arrive["delivered_to"]["ren"] == "Ada Thorne arrives from Market Square."
+    # strangers until they meet (issue 33 §5): joining his conversation is meeting him
+    assert arrive["delivered_to"]["ren"] == f"{ADA_LOOKS} arrives from Market Square."
     assert wait["delivered_to"] == {"ada": wait["narration"]}
-    assert "Ren Ashby" in wait["narration"]
+    assert REN_LOOKS.lower() in wait["narration"] and "Ren Ashby" not in wait["narration"]
     assert join["delivered_to"]["ren"] == "Ada Thorne joins the conversation with the innkeeper."
     assert whisper["delivered_to"]["ada"] == "Ren Ashby whispers something to the innkeeper."
     assert "ring" not in json.dumps(whisper["delivered_to"]["ada"])
@@ -78,7 +83,7 @@ def test_each_line_lists_what_every_character_received(tmp_path):
 def test_a_single_character_script_still_works_and_lists_delivery(tmp_path):
     lines = play(tmp_path, {"character": "ren", "actions": ["look around", "go south"]})
     assert [line["character"] for line in lines] == ["ren", "ren"]
-    assert lines[1]["delivered_to"]["ada"] == "Ren Ashby arrives from The Wayfarer's Rest."
+    assert lines[1]["delivered_to"]["ada"] == f"{REN_LOOKS} arrives from The Wayfarer's Rest."
 
 
 def test_an_unknown_character_in_an_action_exits_1_naming_it(tmp_path):

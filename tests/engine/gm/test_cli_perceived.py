@@ -25,6 +25,7 @@ TYPED = [
 ]
 ALOUD = 'I tell Ada: "meet me at the mill"'
 SECRET_WORDS = ("chalice", "coat", "Greta", "suspects", "whisper", "owes")
+REN_LOOKS = "A lean young man in a patched green coat"  # his public appearance (issue 33 §5)
 
 
 @pytest.fixture(scope="module")
@@ -42,13 +43,15 @@ def lines(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
 
 def test_the_json_contract_keeps_its_field_names(lines):
     assert all("delivered_to" in line and "context" in line for line in lines)
-    assert lines[0]["delivered_to"]["ada"] == "Ren Ashby arrives from The Wayfarer's Rest."
+    # a stranger to her until someone names him (issue 33 §5)
+    assert lines[0]["delivered_to"]["ada"] == f"{REN_LOOKS} arrives from The Wayfarer's Rest."
 
 
 def test_the_other_seat_never_receives_what_the_actor_typed(lines):
     for line in lines[1 : 1 + len(TYPED)]:
         assert line["character"] == "ren"
-        told = line["delivered_to"].get("ada", "")
+        # how she sees him before she learns his name: his coat is not the one he typed of
+        told = line["delivered_to"].get("ada", "").replace(REN_LOOKS, "He")
         if isinstance(line["input"], str):
             assert line["input"] not in told
         for word in SECRET_WORDS:
@@ -57,6 +60,7 @@ def test_the_other_seat_never_receives_what_the_actor_typed(lines):
 
 def test_the_other_seat_reads_what_it_perceived_and_names_as_it_knows_them(lines):
     talk = lines[4]  # "tell Greta she owes me": Ada sees him talk with someone she cannot name
+    # and hears the moneylender call him Ren: from then on she knows his name (issue 33 §5)
     told = talk["delivered_to"]["ada"].splitlines()
     assert told[0] == "Ren Ashby talks with the moneylender."
     assert all(t.startswith(("Ren Ashby", "The moneylender")) for t in told)

@@ -110,7 +110,8 @@ def test_trace_prints_every_model_request_with_messages_and_tools(played):
     assert "log_event" in [tool["name"] for tool in first["tools"]]
     assert traced[1]["messages"][2]["tool_calls"][0]["name"] == "lookup_rule"
     assert traced[1]["messages"][3]["role"] == "tool"
-    assert traced[3]["tool_choice"] == {"name": "log_event"}  # the retry after the rejection
+    retry = traced[3]  # the retry after the rejection: every tool, any of them may be called
+    assert retry["tool_choice"] == "auto" and retry["tools"] == first["tools"]
 
 
 def test_running_out_of_replies_says_so(played):
@@ -147,3 +148,42 @@ def test_a_missing_replies_file_exits_1(played):
     script = write(tmp, "one.json", {"actions": ["I hum"]})
     done = run_cli("--world", str(DEMO_PATH), "--script", script, "--replies", str(tmp / "no.json"))
     assert done.returncode == 1 and "cannot read file" in done.stderr
+
+
+# --- retry with tools (issue 34 §3) -------------------------------------------------------------
+
+PLEDGE = "Hilda takes your dagger as a pledge and counts out four coins."
+PAWN = {"name": "pawn_item", "arguments": {"item": "dagger", "to": "hilda"}}
+
+
+def close(narration: str) -> dict[str, Any]:
+    return {"tool_calls": [{"name": "log_event", "arguments": {"narration": narration}}]}
+
+
+def test_a_rejected_deal_is_fixed_with_pawn_item_on_the_retry_and_accepted(played):
+    _, _, tmp = played
+    script = write(tmp, "pledge.json", {"character": "ren", "actions": ["I pledge my dagger"]})
+    fixed = {"tool_calls": [PAWN, *close(PLEDGE)["tool_calls"]]}
+    replies = write(tmp, "pledge-replies.json", [close(PLEDGE), fixed])
+    done = run_cli("--world", str(DEMO_PATH), "--script", script, "--replies", replies)
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    assert (line["narration"], line["attempts"]) == (PLEDGE, 2)
+    assert line["closure"] == {"ok": True, "violations": []}
+    calls = [(c["name"], c["ok"]) for c in line["tool_calls"]]
+    assert calls == [("log_event", False), ("pawn_item", True), ("log_event", True)]
+    assert line["changes"]["items"]  # the dagger went to Hilda: no "Nada cambia" fallback
+
+
+def test_at_the_cap_the_call_is_log_event_only_and_then_the_template(played):
+    _, _, tmp = played
+    script = write(tmp, "later.json", {"character": "ada", "actions": ["I hum"]})
+    replies = write(tmp, "later-replies.json", [close(LATER)] * 3)
+    done = run_cli("--world", str(DEMO_PATH), "--script", script, "--replies", replies, "--trace")
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    choices = [json.loads(t)["tool_choice"] for t in done.stderr.splitlines()]
+    assert choices == ["auto", "auto", {"name": "log_event"}]
+    assert line["attempts"] == 3
+    assert line["closure"] == {"ok": False, "violations": ["time-advanced"]}
+    assert line["narration"] and LATER not in line["narration"]

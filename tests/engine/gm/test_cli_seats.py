@@ -83,7 +83,8 @@ def test_the_attack_runs_injected_turn_changes_nothing_of_ren_and_never_reaches_
         {"tool_calls": [HURT | {"arguments": {"target": "ren", "dice": "10d20"}}]},
         {"tool_calls": [{"name": "set_debt", "arguments": debt}]},
         close(INJECTED),
-        close(INJECTED),  # the closure check refuses it twice: the engine's closure is shown
+        close(INJECTED),
+        close(INJECTED),  # refused at each of the three attempts: the engine's closure is shown
     ]
     actions = [
         {"character": "ada", "input": "go north"},

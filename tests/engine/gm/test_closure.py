@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine.gm.closure import RULES, VIOLATIONS, TurnFacts, check_closure, fallback_closure
+from engine.gm.closure import RULES, VIOLATIONS, TurnFacts, check_closure, fallback_closure, read
 from engine.gm.dice import Roll
-from engine.gm.reading import Narration
 from engine.gm.tools import ToolCall, ToolOutcome
 from tests.engine.gm.toolkit import call, demo_scene
 
@@ -227,8 +226,8 @@ def facts(language: str, turn: dict[str, Any]) -> TurnFacts:
 @pytest.mark.parametrize(("rule", "language", "turn", "narration", "fires"), ROWS)
 def test_each_rule_on_real_looking_narrations(rule, language, turn, narration, fires):
     scene = demo_scene(language=language)
-    read = Narration.read(narration, language)
-    assert RULES[rule](read, facts(language, turn), scene) is fires
+    turn_facts = facts(language, turn)
+    assert RULES[rule](read(narration, turn_facts, scene)) is fires
 
 
 def test_the_table_has_three_hits_and_three_near_misses_per_rule_and_language():
@@ -254,14 +253,20 @@ def test_the_report_names_every_rule_that_fired_in_order():
         "acts-for-player",
         "death-or-return",
         "time-advanced",
-        "several-actions",
-    ]
+    ]  # finding the trapdoor is the one deed of the character: not several actions
 
 
 def test_a_clean_narration_passes():
     scene = demo_scene()
     report = check_closure("Hilda wipes a mug and waits.", facts("en", NOTHING), scene)
     assert report.ok and report.violations == []
+
+
+def test_a_sale_refused_with_a_negative_determiner_is_no_deal():
+    scene = demo_scene()
+    turn = {"tool_calls": [failed("buy_item", item="chalice")]}
+    for narration in ("Osric shakes his head: he sells no chalice.", "He gives you nothing."):
+        assert check_closure(narration, facts("en", turn), scene).ok, narration
 
 
 def test_a_point_found_this_turn_is_no_longer_unknown():

@@ -63,6 +63,22 @@ def test_a_shop_selling_what_lies_elsewhere_is_in_two_places():
     ]
 
 
+def test_prices_wants_hand_ins_and_rewards_name_what_exists():
+    gm = tiny_gm()
+    gm["prices"] = {"items": {"moon": 3}}
+    gm["shops"] = [{"id": "s", "npc": "guard", "location": "hall", "buys": [{"item": "sun"}]}]
+    gm["quests"] = [
+        {"id": "q", "title": "Q", "handIn": {"item": "cup"}, "reward": {"items": ["star"]}}
+    ]
+    assert problems(gm) == [
+        "gameMaster.quests[0].handIn.item: unknown item 'cup'",
+        "gameMaster.quests[0].handIn.to: a hand-in needs an NPC: give it to or an owner",
+        "gameMaster.quests[0].reward.items[0]: unknown item 'star'",
+        "gameMaster.prices.items.moon: unknown item 'moon'",
+        "gameMaster.shops[0].buys[0].item: unknown item 'sun'",
+    ]
+
+
 def test_items_at_missing_holders_and_points():
     gm = tiny_gm()
     gm["items"][0]["at"] = {"location": "hall", "point": "chandelier"}

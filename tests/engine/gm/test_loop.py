@@ -147,7 +147,7 @@ def test_when_even_the_forced_call_brings_no_log_event_the_engine_closes_the_tur
     assert 2 <= len(turn.suggestions) <= 3
 
 
-def test_a_rejected_narration_goes_back_once_naming_the_rule_then_passes():
+def test_a_rejected_narration_goes_back_naming_the_rule_with_every_tool_then_passes():
     provider = scripted({"tool_calls": [close(LATER)]}, {"tool_calls": [close(CALM_TOO)]})
 
     turn = master(provider)
@@ -156,19 +156,80 @@ def test_a_rejected_narration_goes_back_once_naming_the_rule_then_passes():
     assert turn.closure.ok
     answer = tool_messages(provider.requests[1])[0]
     assert answer["ok"] is False and brief("en").reasons(["time-advanced"]) in answer["error"]
-    assert provider.requests[1].tool_choice == {"name": "log_event"}
+    assert answer["error"] == brief("en").t("rejected", reasons=brief("en").reasons([TIME]))
+    retry = provider.requests[1]
+    assert (retry.tool_choice, retry.tools) == ("auto", tool_schemas())
     assert [e.text for e in turn.events] == [CALM_TOO]  # the rejected one was never logged
 
 
-def test_two_rejections_fall_back_to_the_templated_closure():
-    provider = scripted({"tool_calls": [RULE, close(LATER)]}, {"tool_calls": [close(LATER)]})
+TIME = "time-advanced"
+PLEDGE = "Hilda takes your dagger as a pledge and counts out four coins."
+PAWN = {"name": "pawn_item", "arguments": {"item": "dagger", "to": "hilda"}}
+
+
+def ren_master(provider: Provider, action: str) -> MasterTurn:
+    """Ren at the Wayfarer's Rest, Hilda behind the bar, his dagger at his belt."""
+    world = demo_world()
+    scene = scene_for(world, new_state(world), "ren")
+    return asyncio.run(run_master(scene, action, provider, context="(the tavern)"))
+
+
+def test_a_master_corrects_an_unregistered_deal_with_pawn_item_on_the_retry():
+    provider = scripted({"tool_calls": [close(PLEDGE)]}, {"tool_calls": [PAWN, close(PLEDGE)]})
+
+    turn = ren_master(provider, "I offer Hilda my dagger as a pledge for a loan")
+
+    assert not turn.fallback and turn.closure.ok and turn.narration == PLEDGE
+    assert [(c.name, c.ok) for c in turn.tool_calls] == [
+        ("log_event", False),
+        ("pawn_item", True),
+        ("log_event", True),
+    ]
+    assert brief("en").reasons(["unregistered-deal"]) in turn.tool_calls[0].error
+    assert provider.requests[1].tool_choice == "auto"
+    assert turn.changes["items"] and (turn.attempts, turn.model_calls) == (2, 2)
+
+
+def test_the_masters_structured_claims_are_checked_against_what_the_tools_did():
+    """A quiet narration whose ``claims`` say a clue was learnt, with no grant_clue behind it."""
+    claims = {"learned": ["the chalice"]}
+    provider = scripted(
+        {"tool_calls": [close(CALM, claims=claims)]}, {"tool_calls": [close(CALM_TOO)]}
+    )
 
     turn = master(provider)
 
-    assert turn.fallback and turn.attempts == 2 and turn.model_calls == 2
-    assert turn.closure.to_dict() == {"ok": False, "violations": ["time-advanced"]}
+    assert (turn.narration, turn.attempts) == (CALM_TOO, 2)
+    assert turn.tool_calls[0].name == "log_event" and not turn.tool_calls[0].ok
+    assert brief("en").reasons(["failed-tool-narrated"]) in turn.tool_calls[0].error
+
+
+def test_rejections_up_to_the_cap_end_in_a_forced_log_event_then_the_template():
+    provider = scripted(
+        {"tool_calls": [RULE, close(LATER)]},
+        {"tool_calls": [RULE, close(LATER)]},
+        {"tool_calls": [RULE, close(LATER)]},
+    )
+
+    turn = master(provider)
+
+    assert turn.fallback and turn.attempts == gm_loop.MAX_ATTEMPTS == 3
+    assert [r.tool_choice for r in provider.requests] == ["auto", "auto", {"name": "log_event"}]
+    assert turn.closure.to_dict() == {"ok": False, "violations": [TIME]}
     assert LATER not in turn.narration
-    assert [c.ok for c in turn.tool_calls] == [True, False, False]
+    assert [c.ok for c in turn.tool_calls] == [True, False, True, False, False, False]
+    assert turn.tool_calls[4].error == brief("en").t("not_run_forced")
+    last = tool_messages(provider.requests[2])[-1]["error"]
+    assert last == brief("en").t("rejected_last", reasons=brief("en").reasons([TIME]))
+
+
+def test_a_rejection_past_the_tool_cap_is_retried_with_log_event_only():
+    provider = scripted({"tool_calls": [RULE, close(LATER)]}, {"tool_calls": [close(CALM_TOO)]})
+
+    turn = master(provider, cap=1)
+
+    assert provider.requests[1].tool_choice == {"name": "log_event"}
+    assert (turn.narration, turn.attempts, turn.fallback) == (CALM_TOO, 2, False)
 
 
 def test_a_failed_tool_changes_nothing_and_its_error_goes_back_to_the_master():
@@ -288,15 +349,19 @@ def test_a_turn_streams_the_checked_narration_in_pieces_then_the_suggestions():
     assert [type(e).__name__ for e in events[len(deltas) :]] == ["ChoicesEvent", "Done"]
 
 
-def test_asking_whom_spends_nothing_and_calls_no_model():
-    provider = scripted()
+def test_a_risky_act_goes_to_the_live_master_which_alone_asks_whom_or_for_a_check():
+    """Issue 33 §2: with a live master the engine never answers a risky act itself, neither
+    "Whom do you want to attack?" nor "Roll Persuasion (DC 15)"."""
+    whom = "Whom do you mean: the innkeeper, the moneylender or the stable hand?"
+    provider = scripted({"tool_calls": [close(whom)]})
     world = demo_world()
 
     waited = play(world, new_state(world), "wait until evening", "ren", provider=provider)
     result = play(world, waited.state, "attack", "ren", provider=provider)
 
-    assert (result.kind, result.model_calls, provider.requests) == ("ask", 0, [])
-    assert result.narration.startswith("Whom do you want to attack?")
+    assert (result.kind, result.model_calls, len(provider.requests)) == ("master", 1, 1)
+    assert result.narration == whom and result.pending is None
+    assert result.state.gm is not None and result.state.gm.pending == {}
 
 
 def test_a_turn_that_fails_midway_leaves_the_world_as_it_was():
@@ -305,7 +370,7 @@ def test_a_turn_that_fails_midway_leaves_the_world_as_it_was():
     state = new_state(world)
 
     with pytest.raises(RepliesExhausted):
-        play(world, state, "I raise my mace", "ada", provider=provider)
+        play(world, state, "I twirl my mace", "ada", provider=provider)  # raising it: a move
 
     assert state.gm is None and state.turn == 0
 
@@ -329,7 +394,7 @@ def test_offline_the_master_is_a_plain_closure_with_suggestions():
     result = play(world, new_state(world), "I hum an old song", "ada")
 
     assert (result.kind, result.model_calls) == ("master", 1)
-    assert result.narration == "You hum an old song. Nothing changes."
+    assert result.narration == "You do as you said: “I hum an old song”. Nothing changes."
     assert 2 <= len(result.suggestions) <= 3 and result.usage.cost == 0
 
 

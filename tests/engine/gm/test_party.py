@@ -4,9 +4,13 @@ GM-P-2; engine.gm.party)."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
-from tests.engine.gm.party_worlds import Table, party_world
+from engine.gm.party import whisper_to
+from tests.engine.gm.party_worlds import Table, inn_world, party_world
+from tests.engine.gm.worlds import new_state, scene_for
 
 # language: (Ren opens the talk, Ada speaks to Hilda, Ada joins, what the refusal says)
 CASES = {
@@ -101,3 +105,47 @@ def test_other_acts_are_not_held():
     table = busy_table("en")
     left = table.act("ada", "go south")
     assert left.kind == "engine" and left.delivered_to["ren"].startswith("Ada Thorne goes south")
+
+
+# --- names he never learnt (issue 32, finding 7) ------------------------------------------------
+
+
+def test_a_whisper_to_a_name_he_never_learnt_is_answered_as_a_made_up_name():
+    """Ada never learnt the shopkeeper's name: "Osric" must not find him (nor tell her who
+    he is), exactly as "Zed" finds nobody; the trade still does."""
+    guessed = Table(inn_world()).act("ada", "I whisper to Osric: the ring is fake")
+    made_up = Table(inn_world()).act("ada", "I whisper to Zed: the ring is fake")
+    assert guessed.narration == made_up.narration.replace("Zed", "Osric")
+    assert guessed.delivered_to.keys() == made_up.delivered_to.keys() == {"ada"}
+    assert not [e for e in guessed.events if e.kind == "talk"]
+    by_trade = Table(inn_world()).act("ada", "I whisper to the shopkeeper: the ring is fake")
+    assert [e.actor for e in by_trade.events if e.kind == "talk"] == ["osric"]
+
+
+def test_whisper_to_matches_an_npc_by_his_name_only_once_he_knows_it():
+    world = inn_world()
+    scene = scene_for(world, new_state(world), "ada")
+    assert whisper_to(scene, "I whisper to Osric: hi") is None
+    assert whisper_to(scene, "I whisper to the shopkeeper: hi") == "osric"
+    scene.me.known_names.append("osric")
+    assert whisper_to(scene, "I whisper to Osric: hi") == "osric"
+
+
+def test_joining_by_a_name_he_never_learnt_joins_as_a_made_up_name_would():
+    """Two conversations at the inn: Ren with Hilda, Cai with the shopkeeper. Ada, who never
+    learnt Osric's name, cannot pick his by it: she gets the first, as with a made-up name."""
+    table = Table(inn_world(cai="the-wayfarer"))
+    assert table.act("ren", "Hello Hilda, how are you?").kind == "master"
+    assert table.act("cai", "Hello shopkeeper, how are you?").kind == "master"
+    assert table.state.gm is not None
+    assert "osric" not in table.state.gm.characters["ada"].known_names
+
+    def join(typed: str) -> str:
+        return copy.deepcopy(table).act("ada", typed).narration
+
+    first = "You join the conversation with Hilda Brant and Ren Ashby."
+    assert join("I join the conversation with Osric") == first
+    assert join("I join the conversation with Zed") == first
+    other = "You join the conversation with the shopkeeper and Cai Morrow."
+    assert join("I join the conversation with the shopkeeper") == other
+    assert join("I join the conversation with Cai") == other

@@ -60,14 +60,15 @@ def test_offline_the_narrator_is_the_offline_provider():
     world = demo_world()
     result = play(world, new_state(world), "I hum an old song", "ren")
     assert (result.kind, result.model_calls) == ("master", 1)
-    assert result.narration == "You hum an old song. Nothing changes."
+    assert result.narration == "You do as you said: “I hum an old song”. Nothing changes."
     assert result.usage.cost == 0
 
 
-def test_a_risky_act_ends_with_a_pending_check_and_the_roll_resolves_it():
+def test_offline_the_offline_master_asks_for_a_check_and_the_roll_resolves_it():
     world = demo_world()
     asked, rolled = play_all(world, ["climb the well", {"roll": True}], "ada")
-    assert (asked.kind, asked.model_calls, asked.rolls) == ("master", 0, [])
+    assert (asked.kind, asked.model_calls, asked.rolls) == ("master", 1, [])
+    assert asked.usage.cost == 0
     assert asked.narration == "That is risky. Roll Athletics (DC 15)."
     assert asked.suggestions == ["Roll"]
     assert asked.changes["pending"]["check"] == "athletics"
@@ -163,7 +164,8 @@ def test_another_action_drops_a_pending_check():
 def test_a_live_provider_narrates_the_consequence_of_a_roll_in_one_call():
     provider = CountingProvider()
     world = demo_world()
-    rolled = play_all(world, ["climb the well", {"roll": True}], "ada", provider=provider)[-1]
+    asked = play(world, new_state(world), "climb the well", "ada")  # offline: a pending check
+    rolled = play(world, asked.state, {"roll": True}, "ada", provider=provider)
     assert rolled.model_calls == 1 and len(provider.requests) == 1
     assert "The server already rolled" in provider.requests[0].messages[-1].content
     assert rolled.narration.endswith("The narrator speaks.")

@@ -58,9 +58,24 @@ def test_an_aside_comes_under_the_bubbles():
     assert speech_of(done)["aside"] == "She turns back to the bar."
 
 
-def test_full_narration_stays_prose():
+def test_a_full_narration_comes_whole_before_the_bubbles_so_the_actor_reads_them_too():
+    """Issue 33 §4: the first turn of a chat is narrated in full; the NPC's words, which the
+    others present receive as bubbles, are not lost to the player who spoke to him."""
     done = turn("The door bangs open. Hilda looks up.", bubble("Hilda", "Shut it!"))
+    assert speech_of(done) == {
+        "narration": "The door bangs open. Hilda looks up.",
+        "bubbles": [{"name": "Hilda", "text": "Shut it!", "gesture": ""}],
+        "aside": "",
+    }
+
+
+def test_a_narration_that_already_quotes_the_words_stays_prose():
+    done = turn("The door bangs open. “Shut it!” Hilda shouts.", bubble("Hilda", "Shut it!"))
     assert speech_of(done) == {}
+    quoted = turn(
+        "Hilda looks up. “Shut it!”", bubble("Hilda", "Shut it!"), bubble("Hilda", "Sit.")
+    )
+    assert [b["text"] for b in speech_of(quoted)["bubbles"]] == ["Sit."]
     assert speech_of(turn("You wait.")) == {}
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine.gm.scene import Scene
+from engine.gm.state import log_event
 from engine.gm.suggest import filter_suggestions, learn_names, names_in, offline_suggestions
 from engine.world import load_world
 from tests.engine.gm.toolkit import demo_scene
@@ -38,6 +39,7 @@ def scene_in(language: str, known: list[str]) -> Scene:
     data = copy.deepcopy(demo_data())
     data["language"] = language
     for npc in data["gameMaster"]["npcs"]:
+        npc.pop("translations", None)  # these rows name people as PEOPLE says, not as the demo
         npc.update(PEOPLE[language].get(npc["id"], {}))
     data["gameMaster"]["characters"][0]["knownNames"] = known
     world = load_world(data)
@@ -52,7 +54,7 @@ ROWS = [
     ("en", [], [], ["Ask Osric for rope", "Wait"], ["Ask the shopkeeper for rope", "Wait"]),
     ("en", [], [], ["Follow Ash to the mill", "Look around"], ["Look around"]),
     ("en", [], ["Ash"], ["Call Ash back", "Look around"], ["Call Ash back", "Look around"]),
-    ("en", [], ["jory"], ["Ask Jory about the dog"], ["Ask Jory about the dog"]),
+    ("en", [], ["jory"], ["Ask Jory about the dog"], []),  # the dog is Ash: never seen, never told
     ("en", [], [], ["Ask Jory about the dog", "Order a drink"], ["Order a drink"]),
     ("en", ["greta"], [], ["Pay Greta back", "Lift the trapdoor"], ["Pay Greta back"]),
     ("en", [], [], ["Head for The Old Mill", "Go south"], ["Go south"]),
@@ -156,3 +158,58 @@ def test_offline_speaks_the_scenes_language():
     assert out[0] == "Preguntar algo más a Hilda Brant"
     zh = scene_in("zh", [])
     assert offline_suggestions(zh, "你好", random.Random(2))[0] == "和酒馆老板娘聊聊"
+
+
+# --- issue 34 §4: plans, what an unknown NPC is, near-duplicates -------------------------------
+
+FILTERED = [
+    # language, known names, what he was just told, suggestions → what the player sees
+    ("es", [], "", ["Mañana iré al templo a confesarme", "Esperar"], ["Esperar"]),
+    ("en", [], "", ["Tomorrow I'll pray at the altar", "Later, ask around", "Wait"], ["Wait"]),
+    ("zh", [], "", ["明天我去教堂", "之后再问问", "等一等"], ["等一等"]),
+    ("es", [], "", ["Preguntar por el perro", "Mirar alrededor"], ["Mirar alrededor"]),
+    ("en", [], "", ["Whistle for the dog", "Look around"], ["Look around"]),
+    ("zh", [], "", ["去找那条狗", "四处看看"], ["四处看看"]),
+    ("es", [], "Ceniza no vuelve.", ["Buscar a Ceniza", "Buscar al perro"], ["Buscar a Ceniza"]),
+    ("en", [], "Ash still isn't back.", ["Look for Ash", "Look for the dog"], ["Look for Ash"]),
+    ("es", [], "Ceniza, la perra de Jory, no vuelve.", ["Buscar a Ceniza", "Buscar al perro"],
+     ["Buscar a Ceniza"]),
+    ("en", [], "Jory says his dog ran off.", ["Ask Jory about the dog"],
+     ["Ask Jory about the dog"]),
+    ("en", [], "", ["Ask about the chalice", "Ask about the missing chalice"],
+     ["Ask about the chalice"]),
+    ("es", [], "", ["Preguntar por el cáliz", "Preguntar por el cáliz perdido"],
+     ["Preguntar por el cáliz"]),
+    ("en", [], "", ["Lift the trapdoor", "Peek into the old mill"], []),
+    ("es", [], "", ["Pedirle la bendición al Padre Aldric"], ["Pedirle la bendición al cura"]),
+    ("es", [], "", ["Ir al norte", "Ir al este"], ["Ir al norte", "Ir al este"]),
+    ("en", [], "", ["Warm your hands by the fire", "Ask when the caravan leaves tomorrow"],
+     ["Warm your hands by the fire", "Ask when the caravan leaves tomorrow"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "known", "heard", "given", "shown"), FILTERED)
+def test_plans_kind_words_and_repeats_are_left_out(language, known, heard, given, shown):
+    scene = scene_in(language, known)
+    learn_names(scene, heard, ["ren"])
+    assert filter_suggestions(given, scene, (), heard=heard) == shown
+
+
+def test_a_kind_word_he_read_earlier_or_sees_now_is_no_leak():
+    scene = scene_in("en", [])
+    dog = ["Follow the dog", "Look around"]
+    assert filter_suggestions(dog, scene, ()) == ["Look around"]
+    log_event(
+        scene.state, "master", "ren", "the-wayfarer", "A grey dog slinks off.", seen_by=["ren"]
+    )
+    assert filter_suggestions(dog, scene, ()) == dog
+    there = scene_in("en", [])
+    there.me.location = "east-road"  # Ash is there: he sees a dog
+    assert filter_suggestions(dog, there, ()) == dog
+
+
+def test_a_suggestion_naming_a_hidden_point_by_another_wording_is_dropped():
+    scene = scene_in("en", [])
+    assert filter_suggestions(["Pry open the trapdoors", "Look around"], scene, ()) == [
+        "Look around"
+    ]

@@ -340,7 +340,7 @@ def test_slot_c_answers_what_he_said(text, kind, words):
 
 def test_slot_c_a_question_gets_what_it_would_tell_and_that_it_keeps_more_back():
     script = script_for(demo_scene(), "Hilda, any news about the moneylender?")
-    assert script.slots["C"].values["tell"].startswith("Greta the moneylender")
+    assert script.slots["C"].values["tell"].startswith("Greta Vell? Greta the moneylender")
     assert "There's more, but not for free." in offline_line(script)
     assert "smuggles" not in offline_line(script) and "Jory" not in offline_line(script)
 
@@ -515,7 +515,7 @@ def test_offline_a_filler_neighbour_runs_the_flow_with_trimmed_layers():
 def test_offline_words_that_speak_to_nobody_keep_the_plain_closure():
     world = demo_world()
     result = play(world, new_state(world), "I hum an old song", "ren")
-    assert result.narration == "You hum an old song. Nothing changes."
+    assert result.narration == "You do as you said: “I hum an old song”. Nothing changes."
 
 
 def test_offline_the_npc_saying_its_name_teaches_it():

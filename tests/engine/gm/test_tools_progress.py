@@ -235,3 +235,17 @@ def test_an_npc_without_a_secret_keeps_nothing_back():
     assert call(scene, "reveal_secret", npc="hilda").error == (
         "Hilda Brant keeps nothing back worth telling."
     )
+
+
+def test_an_errand_asked_of_a_name_he_never_learnt_is_asked_of_nobody():
+    """Issue 32 (finding 7): Ren never learnt the stable hand's name; "Jory, any work?" speaks
+    to nobody, as "Zed, any work?" would, while the trade reaches him."""
+    evening = world_with(clock={"day": 1, "timeOfDay": "evening"})
+    for words, ok in (
+        ("Jory, any work for me?", False),
+        ("Zed, any work for me?", False),
+        ("Stable hand, any work for me?", True),
+    ):
+        scene = scene_for(evening, new_state(evening), "ren")
+        say(scene, words)
+        assert call(scene, "offer_quest", npc="jory", quest="stray-dog").ok is ok, words

@@ -199,3 +199,32 @@ def test_holding_an_item_puts_it_in_hand():
     assert outcome.changes == {"inHand": {"from": "dagger", "to": "rope"}}
     assert call(scene, "hold_item").result["done"] == "Ren Ashby's hands are empty now."
     assert call(scene, "hold_item", item="lantern").error.startswith("Ren Ashby does not carry")
+
+
+# --- only what he knows is named (issue 32, finding 7) -----------------------------------------
+
+
+def test_an_npc_sent_where_he_has_not_been_goes_to_a_place_he_does_not_know():
+    scene = demo_scene()
+    outcome = call(scene, "move_character", who="ash", to="east")
+    assert outcome.ok and scene.state.npc_places["ash"].location == "old-mill"
+    unnamed = "The stray dog goes to a place you don't know."
+    assert outcome.result["done"] == unnamed
+    assert [e.text for e in outcome.events] == [unnamed]  # he reads his own events back
+    known = demo_scene()
+    known.me.known_places.append("old-mill")
+    moved = call(known, "move_character", who="ash", to="east")
+    assert moved.result["done"] == "The stray dog goes to The Old Mill."
+
+
+def test_a_refused_move_never_repeats_a_place_he_has_not_discovered():
+    scene = demo_scene()
+    for to in ("The Old Mill", "old-mill"):
+        npc = call(scene, "move_character", who="hilda", to=to)
+        assert npc.error == "Hilda Brant cannot go there from where they are."
+        mine = call(scene, "move_character", to=to)
+        assert mine.error.startswith("That way is not possible: That is somewhere you don't know")
+        assert "mill" not in mine.error.casefold()
+    assert call(scene, "move_character", to="east").error.startswith(
+        "That way is not possible: There is no way east."  # a direction is no place's name
+    )

@@ -3,6 +3,8 @@ and pawns as state, and trust moved by seed 001's list of moves."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.gm.hooks import fire_hooks
 from engine.gm.state import advance_clock
 from engine.gm.trust import trust_score
@@ -59,6 +61,23 @@ def test_a_rumour_is_heard_at_known_places():
     assert call(scene, "seed_rumour", text="x", heard_at=["Atlantis"]).error.startswith(
         "There is no place called 'Atlantis'."
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "done"),
+    [
+        ("en", "A rumour goes round at Market Square, a place you don't know."),
+        ("es", "Corre un rumor en Plaza del Mercado, un lugar que no conoces."),
+        ("zh", "一个传言在集市广场、一个你不知道的地方流传。"),
+    ],
+)
+def test_a_rumour_names_only_the_places_he_knows(language, done):
+    """Issue 32 (finding 7): the fallback closure shows this line to the player."""
+    scene = demo_scene(language=language)
+    heard_at = ["old-mill", "square", "Pell's General Store"]
+    outcome = call(scene, "seed_rumour", text="The priest gambles.", heard_at=heard_at)
+    assert outcome.ok and outcome.result["done"] == done
+    assert scene.state.rumours[0].heard_at == ["old-mill", "square", "store"]
 
 
 def test_a_fact_attaches_to_an_existing_character_once():

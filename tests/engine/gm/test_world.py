@@ -117,5 +117,5 @@ def test_the_demo_world_is_valid_and_has_what_the_issue_asks_for():
     assert {"the-wayfarer", "square", "east-road"} <= set(gm.locations_by_id)
     assert len(gm.npcs) == 6 and all(n.secret for n in gm.npcs)
     assert gm.clues and len(gm.boards[0].notices) == 3
-    assert len(gm.shops) == 1 and len(gm.debts) == 1
+    assert len(gm.shops) == 2 and len(gm.debts) == 1  # the store, and the inn's bar (issue 33)
     assert world.language == "en"

@@ -33,6 +33,24 @@ from tests.engine.gm.directors.support import (
 
 TOLD = {"disclosure:greta:stranger"}  # Greta tells anyone she knows this much
 LATE = {"text": "Hours later, night falls."}
+ASKS_PERSUASION = {  # only the master decides a check (issue 33 §2): the Game Director asks
+    "text": "<route>plot</route>",
+    "tool_calls": [
+        {
+            "name": "request_skill_check",
+            "arguments": {"check": "persuasion", "target": "greta", "purpose": "persuade"},
+        }
+    ],
+}
+SEARCHES = {
+    "text": "<route>plot</route>",
+    "tool_calls": [
+        {
+            "name": "request_skill_check",
+            "arguments": {"check": "investigation", "dc": 10, "purpose": "search"},
+        }
+    ],
+}
 ORLA_REVEALS = {
     "text": "<route>plot</route>",
     "tool_calls": [{"name": "reveal_secret", "arguments": {"npc": "orla"}}],
@@ -211,7 +229,12 @@ BRANCHES: dict[str, tuple[str, list[Turn], set[str], Callable[[list[dict[str, An
         "vampire",
         [
             greet(),
-            Turn("I persuade Greta to lower her price"),
+            Turn(
+                "I persuade Greta to lower her price",
+                game=[ASKS_PERSUASION, close("Mira makes her case.")],
+                story=[story("Greta listens.", "greta", "bakery", new=False)],
+                scene=[say("greta", "Go on, then.")],
+            ),
             Turn(
                 {"roll": True},
                 game=[close("The roll is made.")],
@@ -227,7 +250,7 @@ BRANCHES: dict[str, tuple[str, list[Turn], set[str], Callable[[list[dict[str, An
         [
             Turn(
                 "I search the chapel",
-                game=[close("Mira searches.")],
+                game=[SEARCHES, close("Mira searches.")],
                 story=[story("Anselm watches.", "anselm", "chapel")],
                 scene=[say("anselm", "Looking for something?")],
                 before=at("chapel"),

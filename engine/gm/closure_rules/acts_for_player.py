@@ -1,0 +1,51 @@
+"""Rule: another player's character acts, speaks or wants (seed 001 "hace actuar, hablar o
+querer algo a otro jugador"; GAME_MASTER.md K-5).
+
+Another player's character is named (full name, first name), described, or stood for by a
+pronoun ("she", "ella", "她") resolved to her; the rule fires when that character is the
+subject of a verb of doing, saying, gesturing or wanting ("Ada draws her mace", "—Deberíamos
+irnos —dice Ada", "Ada决定跟你下去", "She decides to follow you"). Being looked at, spoken to or
+standing somewhere is not acting; neither is what the narrator asks or negates.
+"""
+
+from __future__ import annotations
+
+from engine.gm.closure_rules.entities import COMPANION, Ref
+from engine.gm.closure_rules.events import Event, modal
+from engine.gm.closure_rules.facts import Reading
+
+_ACTING_TEXT = (
+    "acquire give drop buy sell pay lend pawn settle accept offer tell go enter arrive "
+    "leave flee climb open close search hide attack consume rest gather light talk speech "
+    "gesture volition act kill hold spend confess deal"
+)
+ACTING = tuple(_ACTING_TEXT.split())
+
+
+def _own_wish(reading: Reading, event: Event) -> bool:
+    """A want in the conditional is still a want: "Bruno preferiría irse"."""
+    doc, clause = reading.doc, event.clause
+    first = next((n for n, t in enumerate(doc.tokens) if t.start >= event.start), 0)
+    return event.key == "volition" and not modal(
+        doc, clause, event.start, first, first + 1, form=False
+    )
+
+
+def acts_for_player(reading: Reading) -> bool:
+    others = {
+        Ref("pc", ident)
+        for ident in reading.facts.player_character_ids
+        if ident != reading.facts.character_id
+    }
+    if not others:
+        return False
+    others.add(COMPANION)
+    for event in reading.events:
+        if event.key not in ACTING or event.actor not in others:
+            continue
+        if event.clause.question or event.quoted:
+            continue  # a refusal is his decision too: "Ada refuses", "Bruno no quiere"
+        if event.modal and not _own_wish(reading, event):
+            continue  # "whatever she decides", "怎么做由她决定": hers to decide
+        return True
+    return False

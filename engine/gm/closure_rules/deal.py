@@ -1,0 +1,98 @@
+"""Rule: a deal is closed that no deal tool registered (seed 001 "cierra un trato sin
+registrarlo"; GAME_MASTER.md K-3).
+
+A deal is an effect, told by the narrator or agreed aloud ("«Trato hecho», dice Greta"):
+something bought or sold, money changing hands, a debt or a loan, a pledge ("El herrero acepta
+tu anillo como prenda"), a debt settled, terms agreed. Each kind needs its tool among the
+turn's successful calls: a purchase ``buy_item``, a pledge ``pawn_item``, a debt ``set_debt``
+(or the pawn that makes one)…; a narration that claims a kind of deal the tools did not make
+is rejected, even when another deal tool ran. Offers, haggling, questions and refusals are
+not deals.
+"""
+
+from __future__ import annotations
+
+from engine.gm.closure_rules.death import reported
+from engine.gm.closure_rules.entities import YOU, Ref
+from engine.gm.closure_rules.events import Event
+from engine.gm.closure_rules.facts import Reading
+
+MONEY = ("buy_item", "sell_item", "settle_debt", "set_debt", "pawn_item", "complete_errand")
+NEEDS: dict[str, tuple[str, ...]] = {
+    "buy": ("buy_item",),
+    "sell": ("sell_item",),
+    "pay": MONEY,
+    "owe": ("set_debt", "pawn_item"),
+    "lend": ("set_debt", "pawn_item"),
+    "pawn": ("pawn_item",),
+    "settle": ("settle_debt",),
+    "deal": (*MONEY, "offer_quest", "transfer_item"),
+}
+
+
+def unregistered_deal(reading: Reading) -> bool:
+    done = {c.name for c, _ in reading.ok_calls()}
+    return any(not (set(NEEDS[kind]) & done) for kind in deal_claims(reading))
+
+
+def deal_claims(reading: Reading) -> list[str]:
+    """The kinds of deal the narration claims, in order."""
+    kinds: list[str] = []
+    idioms = reading.doc.of("deal_idioms")
+    for event in reading.events:
+        if not event.asserted or any(i.start <= event.start < i.end for i in idioms):
+            continue
+        if reported(reading, event):
+            continue
+        kind = _kind(event, reading)
+        if kind and (not event.quoted or kind == "deal"):
+            kinds.append(kind)
+    return kinds
+
+
+def _kind(event: Event, reading: Reading) -> str:
+    key = event.key
+    if key == "sell" and (event.recipient == YOU or YOU in event.objects):
+        return "buy"  # "Osric sells you the loaf": the character buys
+    if key == "buy" and event.actor is not None and event.actor.person and event.actor != YOU:
+        return "sell"  # "Greta buys your dagger": the character sells
+    if key in ("buy", "sell", "pawn", "settle", "deal", "lend"):
+        return key
+    if key == "owe":
+        return "owe" if _near(event, reading, "money_nouns", "debt_nouns", "amounts") else ""
+    if key == "pay":
+        return "pay" if _pays(event, reading) else ""
+    things = [r for r in (event.actor, *event.objects) if r is not None and r.kind == "item"]
+    if key == "own" and things and _near(event, reading, "money_nouns", "amounts"):
+        return "buy"  # "A few coins later, the rope is yours"
+    if key in ("accept", "acquire", "give", "drop"):
+        if _near(event, reading, "pledge_nouns"):
+            return "pawn"
+        if _near(event, reading, "money_nouns", "amounts") and _between(event, reading):
+            return "pay"
+    return ""
+
+
+def _pays(event: Event, reading: Reading) -> bool:
+    """Money moves: someone pays someone ("you pay Hilda", "te paga cinco monedas", "Pagas
+    una ronda")."""
+    people = [r for r in (event.actor, *event.objects, event.recipient) if r and r.person]
+    return bool(people) or _near(event, reading, "money_nouns", "amounts")
+
+
+def _between(event: Event, reading: Reading) -> bool:
+    """Between the character and someone else (coins he pockets himself are no deal)."""
+    people = {r for r in (event.actor, event.recipient, *event.objects) if r and r.person}
+    clause = event.clause
+    people |= {
+        m.ref for m in reading.mentions if clause.start <= m.start < clause.end and m.ref.person
+    }
+    return bool(people - {YOU, Ref("nobody")})
+
+
+def _near(event: Event, reading: Reading, *keys: str) -> bool:
+    """A word of these kinds in the event's sentence."""
+    clause = event.clause
+    sentence = [c for c in reading.doc.clauses if c.sentence == clause.sentence]
+    start, end = (sentence[0].start, sentence[-1].end) if sentence else (clause.start, clause.end)
+    return any(start <= h.start < end for k in keys for h in reading.doc.hits.get(k, ()))

@@ -1,0 +1,89 @@
+"""Rule: more than one of the player's actions is resolved (seed 001 "Resuelve más de una
+acción por mensaje"; issue 34 §2).
+
+An action is a deed of the character with an effect of its own: moving somewhere, taking,
+giving, opening, searching, hiding, attacking, trading, eating or drinking, resting, asking.
+The narration resolves several when the character completes deeds of two different kinds
+("Abres la puerta, coges la gema y huyes corriendo": open, take, move), counted only where
+the narrator tells them as done by "you"; gestures, looks and postures along the way ("you
+lean on the bar", "you glance at the door") are not actions, an NPC's deeds are not the
+player's, and a deed asked about or put off ("¿Coges la gema?", "the gem will have to wait")
+is not resolved. Two kinds of action tools applied for the character count as well.
+"""
+
+from __future__ import annotations
+
+from engine.gm.closure_rules.entities import YOU
+from engine.gm.closure_rules.facts import Reading
+from engine.gm.tools import ToolCall
+
+FAMILIES: dict[str, str] = {
+    "go": "move",
+    "enter": "move",
+    "arrive": "move",
+    "leave": "move",
+    "flee": "move",
+    "climb": "move",
+    "acquire": "take",
+    "give": "give",
+    "drop": "give",
+    "buy": "trade",
+    "sell": "trade",
+    "pay": "trade",
+    "pawn": "trade",
+    "settle": "trade",
+    "open": "open",
+    "close": "open",
+    "search": "search",
+    "hide": "hide",
+    "attack": "attack",
+    "consume": "consume",
+    "rest": "rest",
+    "gather": "gather",
+    "light": "light",
+    "talk": "talk",
+}
+ACTION_TOOLS = (
+    "move_character",
+    "request_skill_check",
+    "request_attack",
+    "discover_hidden_point",
+    "buy_item",
+    "sell_item",
+    "gather",
+    "pawn_item",
+    "rest",
+)
+
+
+def several_actions(reading: Reading) -> bool:
+    kinds = {
+        c.name
+        for c, _ in reading.ok_calls()
+        if c.name in ACTION_TOOLS and not (c.name == "move_character" and _moves_npc(c))
+    }
+    return len(kinds) > 1 or len(action_kinds(reading)) > 1
+
+
+def action_kinds(reading: Reading) -> list[str]:
+    """The kinds of deed the narrator tells as done by the character, in order."""
+    kinds: list[str] = []
+    spans: list[tuple[int, int]] = []
+    light = {h.start for h in reading.doc.of("light_verbs", "deal_idioms")}
+    for event in reading.of(*FAMILIES):
+        if event.actor != YOU or event.start in light:
+            continue
+        if any(a <= event.start < b for a, b in spans):
+            continue
+        if event.key == "drop" and not any(r.kind == "item" for r in event.objects):
+            continue  # "you drop softly on the other side": no putting down
+        spans.append((event.start, event.end))
+        family = FAMILIES[event.key]
+        if family not in kinds:
+            kinds.append(family)
+    return kinds
+
+
+def _moves_npc(call: ToolCall) -> bool:
+    who = call.arguments.get("who")
+    return isinstance(who, str) and who.strip().casefold() not in ("me", "self", "yo", "我", "")

@@ -1,0 +1,180 @@
+"""Rule: a place or point that does not exist, or that the character has not found, is named
+(seed 001 "se inventa un punto que no existe"; GAME_MASTER.md K-2; issue 32 finding 7).
+
+A place noun ("trapdoor", "escaleras", "密道") is grounded when the world lets the character
+speak of it here: the location's description and ambient lines, the places and points he
+knows (any place of the world in people's mouths: they know their village), the exits and
+where they lead, the items and people in view, his clues, what the tools applied this turn
+said. Nouns are compared by stem ("trampillas" is "trampilla"), negated or asked ones skipped
+("There is no trapdoor here"). The narrator never names a place of the world the character
+has not discovered, nor a hidden point he has not found ("the loose stone in the niche").
+"""
+
+from __future__ import annotations
+
+from engine.gm.closure_rules.events import negated
+from engine.gm.closure_rules.facts import Reading
+from engine.gm.closure_rules.lexicon import Hit
+from engine.gm.closure_rules.tokens import phrase_stems, tokenize
+from engine.gm.language import tag_zh
+from engine.gm.mentions import fold, spans
+from engine.gm.reading import Narration
+from engine.gm.scene import Scene
+
+
+def unknown_place(reading: Reading) -> bool:
+    scene, doc = reading.scene, reading.doc
+    told = Narration.read(doc.text, reading.facts.language).sentences(quotes=False)
+    if _names_undiscovered(told, scene, doc.spaced) or _hidden_named(reading):
+        return True
+    nouns = [h for h in [*doc.of("place_nouns"), *_by_suffix(reading)] if _stated(reading, h)]
+    if not nouns:
+        return False
+    steps = ""
+    if any(e.direction in ("up", "down") for e in scene.exits()):
+        steps = " ".join(reading.doc.words.list("exit_nouns"))
+    said = list(nouns)
+    mine = [h for h in nouns if not doc.in_quotes(h.start)]
+    known = _known(reading, steps, discovered=False)
+    if any(not _grounded(reading, h, known) for h in said):
+        return True
+    if not mine:
+        return False
+    known = _known(reading, steps, discovered=True)
+    return any(not _grounded(reading, h, known) for h in mine)
+
+
+def _by_suffix(reading: Reading) -> list[Hit]:
+    """Nouns a place-word ends with ("guardhouse", "鱼市", "储藏室"): in Chinese a noun of the
+    segmenter ending in a character of buildings and grounds, in English a compound."""
+    doc = reading.doc
+    ends = tuple(doc.words.list("place_suffixes"))
+    if not ends:
+        return []
+    taken = {(h.start, h.end) for h in doc.hits.get("place_nouns", ())}
+    out: list[Hit] = []
+    if doc.spaced:
+        for n, token in enumerate(doc.tokens):
+            word = token.light
+            long_enough = any(len(word) - len(e) > 3 for e in ends if word.endswith(e))
+            if long_enough and not any(a <= token.start < b for a, b in taken):
+                out.append(Hit("place_nouns", token.start, token.end, n, n + 1))
+        return out
+    stop = set(doc.words.list("place_suffix_stop"))
+    at = 0
+    for word, tag in tag_zh(doc.text):
+        start = doc.text.find(word, at)
+        if start < 0:
+            continue
+        at = start + len(word)
+        if len(word) < 2 or word in stop or not tag.startswith(("n", "s")):
+            continue
+        if word.endswith(ends) and not any(a <= start < b for a, b in taken):
+            n = next((i for i, t in enumerate(doc.tokens) if t.end > start), 0)
+            out.append(Hit("place_nouns", start, at, n, n + 1))
+    return out
+
+
+def _stated(reading: Reading, hit: Hit) -> bool:
+    doc = reading.doc
+    if any(i.start <= hit.start < i.end for i in doc.hits.get("place_idioms", ())):
+        return False  # "un callejón sin salida", "死胡同"
+    if doc.spaced and _verb_here(reading, hit) and not _determined(reading, hit):
+        return False  # "El golpe tumba a Marta": a verb, not a tomb
+    clause = doc.clause_at(hit.start)
+    return not clause.question and not negated(
+        doc, clause, hit.start, hit.first, hit.last, own=False
+    )
+
+
+def _verb_here(reading: Reading, hit: Hit) -> bool:
+    return any(e.start <= hit.start < e.end for e in reading.events)
+
+
+def _determined(reading: Reading, hit: Hit) -> bool:
+    """An article, a possessive or a preposition just before: a noun ("la tumba")."""
+    doc = reading.doc
+    before = doc.tokens[max(0, hit.first - 1) : hit.first]
+    words = doc.words
+    if any(words.has(t, k) for t in before for k in ("determiners", "articles", "object_preps")):
+        return True
+    # English nouns stack ("wine vault"): a noun before it, no verb, makes it one
+    return (
+        doc.language == "en"
+        and bool(before)
+        and not any(e.start <= before[0].start < e.end for e in reading.events)
+        and not words.has(before[0], "you")
+    )
+
+
+def _names_undiscovered(sentences: list[str], scene: Scene, spaced: bool) -> bool:
+    """The narrator names a place of the world the character has not discovered (a one-word
+    name only when written as one, capitalised: "you vault the bar" names no Vault)."""
+    names = [p.name for p in scene.gm.locations if p.name.strip() and not scene.knows_place(p.id)]
+    for sentence in sentences:
+        for name in names:
+            for start, _ in spans(sentence, name, spaced):
+                if not spaced or len(name.split()) > 1 or sentence[start].isupper():
+                    return True
+    return False
+
+
+def _hidden_named(reading: Reading) -> bool:
+    """A hidden point not found yet, named by the narrator as there."""
+    scene, doc = reading.scene, reading.doc
+    found = set(scene.me.discovered)
+    if any(c.name == "discover_hidden_point" for c, _ in reading.ok_calls()):
+        return False  # found this turn: the tool's own words say what
+    here = scene.location.id + ":"
+    for mention in reading.mentions:
+        if mention.ref.kind != "hidden" or mention.ref.id in found:
+            continue
+        if not mention.ref.id.startswith(here):
+            continue
+        clause = doc.clause_at(mention.start)
+        if clause.quoted or clause.question:
+            continue
+        first = next((n for n, t in enumerate(doc.tokens) if t.start >= mention.start), 0)
+        if not negated(doc, clause, mention.start, first, first + 1):
+            return True
+    return False
+
+
+def _grounded(reading: Reading, hit: Hit, known: str) -> bool:
+    doc = reading.doc
+    phrase = doc.text[hit.start : hit.end]
+    if not doc.spaced:
+        return fold(phrase) in known
+    stems = " ".join(phrase_stems(phrase, doc.language, nouns=True))
+    return f" {stems} " in known
+
+
+def _known(reading: Reading, steps: str, *, discovered: bool) -> str:
+    """Everything the world lets him speak of as a place now, as one text of stems (with
+    ``discovered``, of the world's places only those the character knows)."""
+    scene, gm = reading.scene, reading.scene.gm
+    here = scene.location
+    parts = [here.description, *here.ambient, steps]
+    for place in gm.locations:
+        if discovered and not scene.knows_place(place.id):
+            continue
+        parts += [place.name, *place.aliases, *(p.name for p in place.points)]
+        parts += [a for p in place.points for a in p.aliases]
+    for point in scene.points():
+        parts += [point.name, *point.aliases, point.description]
+    for way in scene.exits():
+        parts.append(gm.locations_by_id[way.to].description)
+    for item in [*scene.items_here(), *scene.carried()]:
+        parts += [item.name, *item.aliases, item.description]
+    parts += [npc.public_description for npc in scene.npcs()]
+    parts += [b.name for b in scene.boards()] + [a for b in scene.boards() for a in b.aliases]
+    parts += [gm.clues_by_id[c].text for c in scene.me.clues if c in gm.clues_by_id]
+    parts += [str(o.result.get("done", "")) for _, o in reading.ok_calls()]
+    return _stems_text(" \n ".join(parts), reading.doc.language, reading.doc.spaced)
+
+
+def _stems_text(text: str, language: str, spaced: bool) -> str:
+    if not spaced:
+        return fold(text)
+    stems = [t.light for code in dict.fromkeys((language, "en")) for t in tokenize(text, code)]
+    return " " + " ".join(stems) + " "
