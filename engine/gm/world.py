@@ -18,6 +18,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
+from engine.gm.characters import (
+    Abilities,
+    Character,
+    FullSheet,
+    JournalEntry,
+    PublicSheet,
+    Resource,
+)
 from engine.gm.progress import (
     Anchor,
     Board,
@@ -41,7 +49,7 @@ from engine.gm.progress import (
     TrustRequirement,
     Wanted,
 )
-from engine.gm.translations import NounWords, NpcWords, PlaceWords, SheetWords, translations_field
+from engine.gm.translations import NounWords, NpcWords, PlaceWords, translations_field
 from engine.gm.vocab import (
     ABILITIES,
     DIRECTIONS,
@@ -66,9 +74,11 @@ __all__ = [
     "SKILLS",
     "TIMES_OF_DAY",
     "TRUST_LEVELS",
+    "Abilities",
     "Ability",
     "Anchor",
     "Board",
+    "Character",
     "Check",
     "CheckRequirement",
     "Clue",
@@ -76,15 +86,19 @@ __all__ = [
     "ConditionRequirement",
     "Debt",
     "Direction",
+    "FullSheet",
     "GMSchema",
     "HandIn",
     "Hook",
     "HookTrigger",
     "ItemRequirement",
+    "JournalEntry",
     "Notice",
     "Pawn",
+    "PublicSheet",
     "Quest",
     "Requirement",
+    "Resource",
     "Reward",
     "Rumour",
     "Shop",
@@ -293,67 +307,6 @@ class Npc(GMSchema):
 
 
 # --- characters ----------------------------------------------------------------------------
-
-
-class PublicSheet(GMSchema):
-    """What a typical NPC would know (seed 003): appearance and reputation."""
-
-    appearance: str = ""
-    reputation: str = ""
-    translations: dict[str, SheetWords] = translations_field()
-
-
-class FullSheet(GMSchema):
-    character_class: str = Field(default="", alias="class")
-    traits: list[str] = Field(default_factory=list)
-    background: str = ""
-    secrets: list[str] = Field(default_factory=list)
-
-
-class Abilities(GMSchema):
-    strength: int = Field(default=10, ge=1, le=30)
-    dexterity: int = Field(default=10, ge=1, le=30)
-    constitution: int = Field(default=10, ge=1, le=30)
-    intelligence: int = Field(default=10, ge=1, le=30)
-    wisdom: int = Field(default=10, ge=1, le=30)
-    charisma: int = Field(default=10, ge=1, le=30)
-
-
-class Resource(GMSchema):
-    current: int = Field(default=0, ge=0)
-    max: int = Field(default=0, ge=0)
-
-
-class JournalEntry(GMSchema):
-    kind: Literal["note", "notice", "quest", "clue"] = "note"
-    ref: str | None = None  # the notice, quest or clue id
-    title: str = ""
-    text: str = ""
-    day: int = Field(default=1, ge=1)
-
-
-class Character(GMSchema):
-    id: Id
-    name: str = Field(min_length=1)
-    player: str = ""
-    location: str
-    point: str | None = None
-    public: PublicSheet = Field(default_factory=PublicSheet)
-    full: FullSheet = Field(default_factory=FullSheet)
-    hp: int = Field(default=10, ge=0, le=10_000)
-    max_hp: int = Field(default=10, ge=1, le=10_000)
-    ac: int = Field(default=10, ge=0, le=40)
-    abilities: Abilities = Field(default_factory=Abilities)
-    proficiency_bonus: int = Field(default=2, ge=0, le=10)
-    proficiencies: list[Check] = Field(default_factory=list)
-    resources: dict[str, Resource] = Field(default_factory=dict)
-    conditions: list[str] = Field(default_factory=list)
-    money: int = Field(default=0, ge=0, le=1_000_000_000)
-    in_hand: str | None = None  # an item it holds
-    journal: list[JournalEntry] = Field(default_factory=list)
-    # NPC ids whose name it knows; another character's id: they know each other (issue 33 §5)
-    known_names: list[str] = Field(default_factory=list)
-    known_places: list[str] = Field(default_factory=list)
 
 
 # --- money ----------------------------------------------------------------------------------
