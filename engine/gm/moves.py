@@ -71,6 +71,8 @@ def classify_in(lex: Lexicon, text: str) -> EngineMove | None:
     if command is not None:
         return _move(command, _rest_after_command(lex, norm), lex, text)
     for candidate in without_subject(lex, norm):
+        if lookup(lex, candidate, lex.directions) is not None:  # "进去" is a way, not 进 + 去
+            return EngineMove("go", candidate, lex.language, text)
         kind, rest, length = match_phrase(lex, candidate, lex.verbs)
         risky = {verb.key: verb.words for verb in lex.risky.values()}
         _, _, risky_length = match_phrase(lex, candidate, risky)
@@ -78,8 +80,6 @@ def classify_in(lex: Lexicon, text: str) -> EngineMove | None:
             return _move(kind, strip_fillers(lex, rest), lex, text)
         if risky_length:
             return None
-        if lookup(lex, candidate, lex.directions) is not None:
-            return EngineMove("go", candidate, lex.language, text)
     return None
 
 

@@ -139,7 +139,7 @@ def character_status(
         place=scene.place_name(me.location),
         day=state.clock.day,
         time_of_day=lex.name("times", state.clock.time_of_day),
-        equipped=tuple(_item_names(gm, equipped)),
+        equipped=tuple(_item_names(scene.gm, equipped)),
         items=_items(scene, set(equipped)),
         resources=tuple(
             ResourceLine(_resource_name(scene, k), v.current, v.max)

@@ -375,3 +375,9 @@ def test_the_masters_move_to_a_place_he_has_not_discovered_is_refused_without_it
     assert refused.ok is False and "mill" not in refused.error.casefold()
     assert "somewhere you don't know" in refused.error
     assert call(scene, "move_character", to="square").ok  # a way he sees is his to take
+
+
+@pytest.mark.parametrize(("text", "way"), [("进去", "进去"), ("出去", "出去"), ("里面", "里面")])
+def test_a_chinese_way_that_starts_like_a_verb_is_a_way(text, way):
+    move = classify(text, "zh")
+    assert move is not None and (move.kind, move.target) == ("go", way)

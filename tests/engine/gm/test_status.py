@@ -126,6 +126,7 @@ def test_the_engine_words_follow_the_language_and_unknown_characters_have_no_sta
     status = character_status(state, gm, "ren", "es")
     assert status is not None and status.time_of_day == "la mañana"
     assert status.conditions == ("envenenado",)
+    assert status.equipped == ("daga",) and status.equipped == (status.items[0].name,)
     assert character_status(state, gm, "nobody") is None
     del state.characters["ada"]
     assert character_status(state, gm, "ada") is None
