@@ -108,6 +108,9 @@ def site_env(tmp: Path, redis: RedisServer, model: ModelServer) -> dict[str, str
         "FABULA_MODEL": "test-model",
         "FABULA_API_KEY": "sk-test",
         "FABULA_ALLOW_PRIVATE_MODEL_HOSTS": "true",
+        # Alice signed up today: her first-day share of the site's key (20 actions) would stop
+        # the second run; it is tested in tests/studio/test_evaluation_budget.py.
+        "FABULA_NEW_ACCOUNT_DAILY_QUOTA": "0",
         "OWN_MODEL_URL": model.anthropic_url,
         "PYTHONPATH": str(ROOT),
     }
