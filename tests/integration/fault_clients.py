@@ -143,7 +143,7 @@ class Player:
             await asyncio.sleep(0.05)
         await asyncio.wait_for(self.online.wait(), 30)
 
-    async def wait_end(self, message_id: int, timeout: float = 40) -> tuple[float, str]:
+    async def wait_end(self, message_id: int, timeout: float = 60) -> tuple[float, str]:
         """When (monotonic) and how the reply ended, as this client learnt it."""
         deadline = time.monotonic() + timeout
         while message_id not in self.ended:
