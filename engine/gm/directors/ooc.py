@@ -16,9 +16,10 @@ reaches the world (``tests/engine/gm/directors/test_ooc.py`` checks its imports)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.gm.directors.prompts import words
+from engine.gm.directors.requests import director_request
 from engine.gm.views import SceneView
 from engine.llm.base import ChatRequest
 from engine.session import Message
@@ -118,17 +119,7 @@ def ooc_request(view: PlayerView, base: ChatRequest | None = None) -> ChatReques
         Message("user", player_context(view)),
         Message("user", text.t("ooc_turn", name=view.name, action=view.action, task=task)),
     ]
-    return replace(
-        base or ChatRequest(messages=[]),
-        messages=messages,
-        breakpoint=1,
-        tools=None,
-        tool_choice=None,
-        cache_tail=False,
-        structured_output=False,
-        player_text=view.action,
-        director="ooc",
-    )
+    return director_request(base, messages, action=view.action, director="ooc")
 
 
 def player_context(view: PlayerView) -> str:

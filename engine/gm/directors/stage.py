@@ -14,7 +14,7 @@ speech bubble of an NPC in the scene (anyone else's words stay in the narration)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.gm.directors.prompts import words
 from engine.gm.directors.public import (
@@ -22,6 +22,7 @@ from engine.gm.directors.public import (
     PublicNpcSheet,
     SceneDirectorInput,
 )
+from engine.gm.directors.requests import director_request
 from engine.gm.directors.synopsis import slug
 from engine.llm.base import ChatRequest
 from engine.session import Message
@@ -69,16 +70,8 @@ def scene_request(scene: SceneDirectorInput, base: ChatRequest | None = None) ->
     lines = "\n".join(f"- {line}" for line in scene.turn.mechanics) or text.t("scene_nothing")
     now = text.t("scene_turn", mechanics=lines, name=name, action=scene.turn.action)
     messages.append(Message("user", now))
-    return replace(
-        base or ChatRequest(messages=[]),
-        messages=messages,
-        breakpoint=1,
-        tools=None,
-        tool_choice=None,
-        cache_tail=True,
-        structured_output=False,
-        player_text=scene.turn.action,
-        director="scene",
+    return director_request(
+        base, messages, action=scene.turn.action, director="scene", cache_tail=True
     )
 
 

@@ -14,11 +14,12 @@ moves). Its brief is the fixed part above the cache breakpoint. No tools.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.gm.directors.knowledge import npc_knows, secret_inventory
 from engine.gm.directors.prompts import words
 from engine.gm.directors.records import DirectorMemo, SceneTrack
+from engine.gm.directors.requests import director_request
 from engine.gm.report import MasterTurn
 from engine.gm.secrets import revealed_to
 from engine.gm.state import GMState, npc_place
@@ -62,17 +63,7 @@ def story_request(
         Message("system", text.brief("story")),
         Message("user", "\n\n".join(p for p in parts if p)),
     ]
-    return replace(
-        base or ChatRequest(messages=[]),
-        messages=messages,
-        breakpoint=1,
-        tools=None,
-        tool_choice=None,
-        cache_tail=False,
-        structured_output=False,
-        player_text=turn.action,
-        director="story",
-    )
+    return director_request(base, messages, action=turn.action, director="story")
 
 
 def _campaign(gm: GameMaster, title: str, state: GMState) -> str:
