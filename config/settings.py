@@ -247,6 +247,8 @@ FABULA_TURN_STALE_SECONDS = float(env_str("FABULA_TURN_STALE_SECONDS", "8"))
 FABULA_HOST_ID = env_str("FABULA_HOST_ID", "")  # this machine's name in claims (default hostname)
 FABULA_PROVIDER_TIMEOUT = float(env_str("FABULA_PROVIDER_TIMEOUT", "60"))
 FABULA_FIRST_TOKEN_TIMEOUT = float(env_str("FABULA_FIRST_TOKEN_TIMEOUT", "60"))
+# A model server on loopback or a private network reads the prompt on a CPU (play.local_servers).
+FABULA_LOCAL_FIRST_TOKEN_TIMEOUT = float(env_str("FABULA_LOCAL_FIRST_TOKEN_TIMEOUT", "600"))
 FABULA_PROVIDER_RETRIES = env_int("FABULA_PROVIDER_RETRIES", 3)
 FABULA_PROVIDER_BACKOFF = float(env_str("FABULA_PROVIDER_BACKOFF", "0.5"))
 FABULA_COMPACTION_TOKENS = env_int("FABULA_COMPACTION_TOKENS", 0)

@@ -14,7 +14,8 @@ A thin shell over ``engine.api``; other tools rely on its input and output, so k
   ``{"messages", "breakpoint", "fired"}``.
 - ``play --world W.json [--seed N]`` plays in the terminal on the offline provider.
 - ``gm --world W.json --script S.json [--seed N] [--character ID]`` plays a game-master script,
-  one JSON line per action (``engine.gm.cli`` documents the contract).
+  one JSON line per action (``engine.gm.cli`` documents the contract); ``--replay REC.json``
+  plays a recording exported by the site instead, its missing steps offline.
 - ``lint --world W.json`` prints the world linter's findings, one JSON object per line, and exits
   1 when one is an error (``engine.lint_cli`` documents the contract).
 - ``test --world W.json --tests T.json [--junit FILE]`` runs the world's tests and exits 1 when

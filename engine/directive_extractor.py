@@ -31,10 +31,14 @@ from engine.directive_syntax import (
     MAX_BODY,
     MAX_HEAD,
     MEMO_LIMIT,
+    MORE,
+    STRAY_CLOSE,
     TAG_OPEN,
+    TEXT,
     BodyScan,
     Target,
     close_pattern,
+    cut_head,
     fallback_close,
     resolve_head,
     scan_head,
@@ -202,7 +206,10 @@ class _Extractor:
         if text[start] == "<":
             tag = TAG_OPEN.match(text, start)
             if tag is None:
-                return start + 1
+                stray = STRAY_CLOSE.match(text, start)  # an engine block's closing tag alone
+                if stray is not None:
+                    self.cut(start, stray.end())
+                return stray.end() if stray is not None else start + 1
             done = close_pattern(tag.group(1)).search(text, tag.end())
             end = done.end() if done is not None else len(text)
             self.cut(start, end)
@@ -212,6 +219,8 @@ class _Extractor:
             return end
         status, target, body_start = scan_head(self.index, text, start, True)
         if status != FOUND or target is None:
+            if status == TEXT and cut_head(self.index, text, start):
+                return self.cut_off(start)
             return start + 1
         value_start = _VALUE_START.match(text, body_start).end()  # type: ignore[union-attr]
         close, decoded = self.json_close(value_start)
@@ -220,6 +229,8 @@ class _Extractor:
             found, close = BodyScan().scan(text, body_start)
             if found != CLOSE:
                 close = fallback_close(text, body_start, close)
+                if close < 0 and found == MORE:  # the reply ended inside the body
+                    return self.cut_off(start)
                 if close < 0:
                     line_end = text.find("\n", start, start + _SHOWN)
                     shown = text[start : line_end if line_end >= 0 else start + _SHOWN]
@@ -256,6 +267,12 @@ class _Extractor:
     def cut(self, start: int, end: int) -> None:
         self.pieces.append(self.text[self.kept : start])
         self.kept = end
+
+    def cut_off(self, start: int) -> int:
+        """Drop a directive the end of the reply cut short (issue 37 §5); reading ends."""
+        self.cut(start, len(self.text))
+        self.skip(self.text[start : start + _SHOWN], "directive cut off by the end of the reply")
+        return len(self.text)
 
     def skip(self, source: str, reason: str) -> None:
         self.skipped.append(Skipped(source, reason))

@@ -22,18 +22,44 @@ _STRUCTURE: Final = re.compile(r'[\[\]{}"\n]')
 _STRING_RUN: Final = re.compile(r'[^"\\\n]*')
 
 
-_TAG_NAMES: Final = ("think", "thinking", "updatevariable")
-TAG_OPEN: Final = re.compile(r"<(think(?:ing)?|updatevariable)(\s[^<>]{0,300})?>", re.IGNORECASE)
-# An opening tag cut short by the end of the data so far: a proper prefix of a tag name, or a
-# whole name whose attributes have not reached their '>' yet.
+# The blocks Fabula's own prompts are written in (engine.prompt_formats, engine.prompt_regions,
+# the directors' answers of engine.gm.directors): a model that echoes one, or writes one of its
+# own, shows the player nothing of it (issue 37 §5). Removed like a thinking block, from the tag
+# to its closing tag or the end of the reply; a closing tag alone is removed too.
+ENGINE_BLOCKS: Final = (
+    "current-state",
+    "persona",
+    "behavior-rules",
+    "directive-syntax",
+    "audio-tracks",
+    "story-summary",
+    "session-memory",
+    "synopsis",
+    "route",
+    "ooc",
+    "notes",
+)
+_TAG_NAMES: Final = ("think", "thinking", "updatevariable", *ENGINE_BLOCKS)
+_NAMES: Final = "|".join(re.escape(n) for n in sorted(_TAG_NAMES, key=len, reverse=True))
+TAG_OPEN: Final = re.compile(rf"<({_NAMES})(\s[^<>]{{0,300}})?>", re.IGNORECASE)
+_ENGINE_NAMES: Final = "|".join(re.escape(n) for n in ENGINE_BLOCKS)
+STRAY_CLOSE: Final = re.compile(rf"</({_ENGINE_NAMES})\s*>", re.IGNORECASE)
+# An opening (or closing) tag cut short by the end of the data so far: a proper prefix of a tag
+# name, or a whole name whose attributes have not reached their '>' yet.
 _TAG_PREFIXES: Final = sorted({name[:n] for name in _TAG_NAMES for n in range(len(name))}, key=len)
 _TAG_PARTIAL: Final = re.compile(
-    rf"<(?:{'|'.join(reversed(_TAG_PREFIXES))}|(?:thinking|think|updatevariable)"
+    rf"</?(?:{'|'.join(re.escape(p) for p in reversed(_TAG_PREFIXES))}|(?:{_NAMES})"
     r"(?:\s[^<>]{0,300})?)\Z",
     re.IGNORECASE,
 )
 THINK_CLOSE: Final = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
 UPDATE_CLOSE: Final = re.compile(r"</updatevariable>", re.IGNORECASE)
+CLOSE_PATTERNS: Final = {
+    "think": THINK_CLOSE,
+    "thinking": THINK_CLOSE,
+    "updatevariable": UPDATE_CLOSE,
+    **{n: re.compile(rf"</{re.escape(n)}\s*>", re.IGNORECASE) for n in ENGINE_BLOCKS},
+}
 
 
 # scan_head / BodyScan outcomes
@@ -211,6 +237,15 @@ class BodyScan:
         return MORE, pos
 
 
+def cut_head(index: NameIndex, text: str, start: int) -> bool:
+    """Whether the ``[`` at ``start`` opens a directive head the end of the reply cut short
+    (``[heal`` of ``[health: -1]``): no terminator follows and it could still grow into one."""
+    rest = text[start + 1 :]
+    if len(rest) > MAX_HEAD or _HEAD_TERMINATOR.search(rest):
+        return False
+    return _head_viable(index, rest)
+
+
 def fallback_close(text: str, body_start: int, abort: int) -> int:
     """The ']' ending a directive whose body never closed: the first one on the head's line."""
     newline = text.find("\n", body_start, abort)
@@ -221,8 +256,9 @@ def fallback_close(text: str, body_start: int, abort: int) -> int:
 
 
 def scan_tag(text: str, start: int, final: bool) -> tuple[int, re.Match[str] | None]:
-    """Decide the ``<`` at ``start``: (TEXT | MORE | FOUND, the opening tag's match)."""
-    match = TAG_OPEN.match(text, start)
+    """Decide the ``<`` at ``start``: (TEXT | MORE | FOUND, the opening tag's match, or a stray
+    closing tag of an engine block's, which `is_stray` tells apart)."""
+    match = TAG_OPEN.match(text, start) or STRAY_CLOSE.match(text, start)
     if match is not None:
         return FOUND, match
     if not final and _TAG_PARTIAL.match(text, start):
@@ -231,4 +267,9 @@ def scan_tag(text: str, start: int, final: bool) -> tuple[int, re.Match[str] | N
 
 
 def close_pattern(tag_name: str) -> re.Pattern[str]:
-    return UPDATE_CLOSE if tag_name.casefold() == "updatevariable" else THINK_CLOSE
+    return CLOSE_PATTERNS.get(tag_name.casefold(), THINK_CLOSE)
+
+
+def is_stray(tag: re.Match[str]) -> bool:
+    """Whether a tag `scan_tag` found is a closing tag alone (removed by itself)."""
+    return tag.group(0).startswith("</")

@@ -34,18 +34,16 @@ Decisions the seeds leave open, taken here:
 
 The pass itself is `engine.directive_extractor`; bodies, audio and JSON Patch are read by
 `engine.directive_bodies`, `engine.directive_audio` and `engine.directive_patches`; the records
-it yields live in `engine.directive_results`. Import them from here.
+it yields live in `engine.directive_results`; `parse_reply` and `extract_directives` live in
+`engine.directive_parse` (so `engine.stream_filter` need not import this module). Import them
+from here.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.directive_extractor import _Extractor
+from engine.directive_parse import extract_directives, parse_reply
 from engine.directive_results import AudioCue, Extraction, ParseResult
-from engine.state import apply_effects, copy_value
 from engine.stream_filter import StreamFilter
-from engine.world import WorldDefinition
 
 __all__ = [
     "AudioCue",
@@ -55,35 +53,3 @@ __all__ = [
     "extract_directives",
     "parse_reply",
 ]
-
-
-def parse_reply(
-    world: WorldDefinition, text: str, state: dict[str, Any] | None = None
-) -> ParseResult:
-    """Extract the directives of a reply and apply them to a copy of ``state``.
-
-    Variables missing from ``state`` start at their default value; ``state`` itself is never
-    modified and shares nothing with the result. Malformed directives are listed in
-    ``skipped``; nothing raises.
-    """
-    extraction = extract_directives(world, text)
-    values = {key: copy_value(item) for key, item in state.items()} if state else {}
-    for variable in world.variables:
-        if variable.id not in values:
-            values[variable.id] = copy_value(variable.default_value)
-    changes, refused = apply_effects(world, values, extraction.effects)
-    return ParseResult(
-        text=extraction.text,
-        state=values,
-        audio=extraction.audio,
-        effects=extraction.effects,
-        skipped=extraction.skipped + refused,
-        changes=changes,
-    )
-
-
-def extract_directives(world: WorldDefinition, text: str) -> Extraction:
-    """Take a reply apart without applying anything (steps 1-6 of seed 000); never raises."""
-    if not isinstance(text, str):
-        text = "" if text is None else str(text)
-    return _Extractor(world, text).run()

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.lint_refs import References
+from engine.lint_text import text_warnings
 from engine.lint_warnings import warning_findings
+from engine.messages import Message, coded, say
 from engine.world import (
     PlayAudioAction,
     SetEffect,
@@ -58,6 +60,24 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"
+
+    @property
+    def said(self) -> Message:
+        """The message as a code and parameters, for a reader in another language."""
+        return coded(self.message)
+
+    @property
+    def hint(self) -> Message | None:
+        """What to do about it, where the message itself does not say."""
+        if self.code in _HINTED:
+            return say(f"hint-{self.code}", name=self.said.params.get("name", ""))
+        if self.code in ("invalid", "default-out-of-range", "duplicate-id", "empty-greeting"):
+            return say("hint-fix-field")
+        return None
+
+
+# The finding codes naming a missing object: the hint says to pick one or create it.
+_HINTED = frozenset({"unknown-variable", "unknown-entry", "unknown-rule", "unknown-track"})
 
 
 def lint_world(world: WorldDefinition) -> list[Finding]:
@@ -107,7 +127,8 @@ def load_finding(line: str) -> Finding:
 def _lint_loaded(world: WorldDefinition) -> list[Finding]:
     refs = References(world)
     errors = _reference_findings(world) + _error_findings(world, refs)
-    warnings = [Finding("warning", *w) for w in warning_findings(world, refs)]
+    found = warning_findings(world, refs) + text_warnings(world)
+    warnings = [Finding("warning", *w) for w in found]
     return sorted(errors, key=_document_order) + sorted(warnings, key=_document_order)
 
 

@@ -12,13 +12,10 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.lorebook_keywords import KeywordTable
 from engine.world import Entry, WorldDefinition
-
-if TYPE_CHECKING:
-    from engine.lorebook_index import Lorebook
 
 Tables = tuple[list[int], list[int], list[tuple[int, ...]], list[tuple[int, ...]]]
 
@@ -43,8 +40,27 @@ class CompiledEntry:
     logic: str
 
 
+class Compiled(Protocol):
+    """What these functions read of the parent compilation (an `engine.lorebook_index.Lorebook`).
+
+    A protocol rather than the class, so that the dependency runs one way: lorebook_index
+    builds on this module, never the reverse.
+    """
+
+    @property
+    def entries(self) -> Sequence[CompiledEntry]: ...
+    @property
+    def always(self) -> Sequence[int]: ...
+    @property
+    def condition_only(self) -> Sequence[int]: ...
+    @property
+    def primary_of(self) -> Sequence[tuple[int, ...]]: ...
+    @property
+    def secondary_of(self) -> Sequence[tuple[int, ...]]: ...
+
+
 def compile_entries(
-    world: WorldDefinition, table: KeywordTable, parent: Lorebook | None
+    world: WorldDefinition, table: KeywordTable, parent: Compiled | None
 ) -> tuple[list[CompiledEntry], list[int] | None]:
     """Every entry compiled, reusing the parent's compiled form of each unchanged entry; and
     the indices that differ from the parent's, or None when entries moved (or no parent)."""
@@ -138,7 +154,7 @@ def entry_tables(entries: list[CompiledEntry], keyword_count: int) -> Tables:
 
 
 def patched_tables(
-    parent: Lorebook, entries: Sequence[CompiledEntry], changed: Sequence[int], keyword_count: int
+    parent: Compiled, entries: Sequence[CompiledEntry], changed: Sequence[int], keyword_count: int
 ) -> Tables:
     """The parent's tables with the entries at ``changed`` indices replaced (or appended)."""
     always, condition_only = list(parent.always), list(parent.condition_only)

@@ -11,10 +11,14 @@ by construction, exactly the clean text of the finished reply:
   anything else stays in the text (``[Chapter 2]``, ``[Chapter 3: The Road]``). The body then runs
   to the first ``]`` outside strings and outside nested ``{}``/``[]`` (so JSON payloads may contain
   ``: , ]``). A newline outside any nesting, or more than `MAX_BODY` characters, ends the search;
-  then the directive ends at the first ``]`` on the head's line, and without one the ``[`` is text.
+  then the directive ends at the first ``]`` on the head's line, and without one the ``[`` is text
+  — unless the reply ends inside the directive (``[health: -1``, ``[heal``: cut off by the
+  output cap or a stop), which is dropped to the end: it is never shown (issue 37 §5).
 - Thinking (``<think>``, ``<thinking>``) and ``<UpdateVariable>`` blocks run from their opening tag
   to the first closing tag, or to the end of the reply when it never comes. Tags are matched
-  case-insensitively.
+  case-insensitively. So do the blocks Fabula's own prompts are written in (``<current-state>``,
+  ``<persona>``… ``engine.directive_syntax.ENGINE_BLOCKS``): a model that echoes one shows the
+  player nothing of it, and such a closing tag alone is removed too (issue 37 §5).
 - The reply is read once, left to right: whichever construct starts first wins, which gives the
   seed's order (thinking, patches, audio, JSON and standard directives) for every reply where
   they do not overlap.
@@ -38,15 +42,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Final
 
+from engine.directive_parse import parse_reply
 from engine.state import name_index
 
 if TYPE_CHECKING:
-    from engine.directives import ParseResult
+    from engine.directive_results import ParseResult
     from engine.world import WorldDefinition
 
 from engine.directive_syntax import ABORT as ABORT
 from engine.directive_syntax import AUDIO as AUDIO
 from engine.directive_syntax import CLOSE as CLOSE
+from engine.directive_syntax import CLOSE_PATTERNS as CLOSE_PATTERNS
 from engine.directive_syntax import FOUND as FOUND
 from engine.directive_syntax import MAX_BODY as MAX_BODY
 from engine.directive_syntax import MAX_HEAD as MAX_HEAD
@@ -59,7 +65,9 @@ from engine.directive_syntax import UPDATE_CLOSE as UPDATE_CLOSE
 from engine.directive_syntax import BodyScan as BodyScan
 from engine.directive_syntax import Target as Target
 from engine.directive_syntax import close_pattern as close_pattern
+from engine.directive_syntax import cut_head as cut_head
 from engine.directive_syntax import fallback_close as fallback_close
+from engine.directive_syntax import is_stray as is_stray
 from engine.directive_syntax import resolve_head as resolve_head
 from engine.directive_syntax import scan_head as scan_head
 from engine.directive_syntax import scan_tag as scan_tag
@@ -70,10 +78,10 @@ from engine.text_tidy import clean_text as clean_text
 CANDIDATE: Final = re.compile(r"[\[<]")
 
 
-_CLOSE_KEEP: Final = {
-    THINK_CLOSE: len("</thinking>") - 1,
-    UPDATE_CLOSE: len("</updatevariable>") - 1,
-}
+# How much of a tag block's end is kept to find its closing tag cut in two (the longest closer).
+_CLOSE_KEEP: Final = {THINK_CLOSE: len("</thinking>") - 1}
+for _name, _pattern in CLOSE_PATTERNS.items():
+    _CLOSE_KEEP[_pattern] = max(_CLOSE_KEEP.get(_pattern, 0), len(_name) + 4)
 
 
 # --- streaming ---------------------------------------------------------------------------
@@ -149,8 +157,6 @@ class StreamFilter:
 
     def result(self) -> ParseResult:
         """Parse the whole reply fed so far (effects applied to the state given at creation)."""
-        from engine.directives import parse_reply
-
         return parse_reply(self._world, self.raw, self._state)
 
     def _advance(self, chunk: str, final: bool) -> None:
@@ -186,6 +192,8 @@ class StreamFilter:
             if end >= 0:
                 self._writer.removal()
                 self._scan(text, end + 1, final)
+            elif status == MORE:  # final: the reply ended inside the body
+                self._writer.removal()
             else:
                 self._writer.text("[")
                 self._scan(text, 1, final)
@@ -212,6 +220,9 @@ class StreamFilter:
             if text[start] == "[":
                 status, _, body_start = scan_head(self._index, text, start, final)
                 if status == TEXT:
+                    if final and cut_head(self._index, text, start):
+                        writer.removal()  # "[heal" cut off by the end of the reply
+                        return
                     writer.text("[")
                     pos = start + 1
                     continue
@@ -234,6 +245,9 @@ class StreamFilter:
                 if end >= 0:
                     writer.removal()
                     pos = end + 1
+                elif found == MORE:  # the reply ended inside the body: "[health: -1"
+                    writer.removal()
+                    return
                 else:
                     writer.text("[")
                     pos = start + 1
@@ -247,6 +261,10 @@ class StreamFilter:
                 self._held = text[start:]
                 return
             assert tag is not None
+            if is_stray(tag):  # "</current-state>" alone
+                writer.removal()
+                pos = tag.end()
+                continue
             closing = close_pattern(tag.group(1))
             done = closing.search(text, tag.end())
             if done is not None:

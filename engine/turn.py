@@ -44,20 +44,15 @@ typed nor any of the prompt (`engine.llm.offline`).
 Everything random or timed comes from ``clock`` and ``rng``, so a turn is reproducible.
 
 This module only checks the action and dispatches: the steps are ``engine.turn_pipeline``'s,
-streaming the reply is ``engine.turn_stream``'s, and the events and the result are defined in
-``engine.turn_events`` (all importable from here, as before).
+streaming the reply is ``engine.turn_stream``'s, the events and the result are defined in
+``engine.turn_events`` and the turn's inputs (``PlayerAction``, ``TurnSetup``) in
+``engine.turn_setup`` (all importable from here, as before).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Literal
+from collections.abc import AsyncIterator
 
-from engine.llm.base import Provider
-from engine.session import Message, Persona, SessionState
 from engine.turn_events import AudioEvent as AudioEvent
 from engine.turn_events import ChoicesEvent as ChoicesEvent
 from engine.turn_events import Delta as Delta
@@ -69,81 +64,18 @@ from engine.turn_events import TurnFailed as TurnFailed
 from engine.turn_events import TurnResult as TurnResult
 from engine.turn_pipeline import TurnRun
 from engine.turn_pipeline import greeting_entry as greeting_entry
-from engine.world import WorldDefinition
-
-Clock = Callable[[], datetime]
-# The turn's dice: a Random, or a function making one (seeded) when the prompt needs it.
-Dice = random.Random | Callable[[], random.Random]
-ActionKind = Literal["message", "continue", "regenerate", "action", "start"]
-ACTION_KINDS: tuple[ActionKind, ...] = ("message", "continue", "regenerate", "action", "start")
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerAction:
-    """What the player asked for; see the module docstring for each kind."""
-
-    kind: ActionKind
-    text: str = ""
-    action_id: str | None = None
-
+from engine.turn_setup import ACTION_KINDS as ACTION_KINDS
+from engine.turn_setup import ActionKind as ActionKind
+from engine.turn_setup import Clock as Clock
+from engine.turn_setup import Dice as Dice
+from engine.turn_setup import PlayerAction as PlayerAction
+from engine.turn_setup import TurnSetup
 
 # --- the turn ----------------------------------------------------------------------------
 
 
-class Turn:
+class Turn(TurnSetup):
     """One turn; iterate ``events()`` once, then read ``result``."""
-
-    def __init__(
-        self,
-        world: WorldDefinition,
-        state: SessionState,
-        history: Sequence[Message],
-        action: PlayerAction,
-        provider: Provider,
-        *,
-        persona: Persona | None = None,
-        clock: Clock,
-        rng: Dice,
-        model: str = "",
-        apply_on_stop: bool = False,
-        seed: int | None = None,
-        idle_seconds: float | None = None,
-        character_id: str | None = None,
-    ) -> None:
-        if action.kind not in ACTION_KINDS:
-            raise ValueError(f"unknown action kind '{action.kind}'")
-        self.world = world
-        self.input_state = state
-        self.history = list(history)
-        self.action = action
-        self.provider = provider
-        self.persona = persona
-        self.clock = clock
-        self._dice = rng
-        self.model = model
-        self.apply_on_stop = apply_on_stop
-        self.seed = seed
-        self.idle_seconds = idle_seconds
-        self.character_id = character_id  # who acts, in a game-master world
-        self.result: TurnResult | None = None
-        self._started = False
-        self._stop_requested = False
-        # Called by ``stop()`` while a reply streams (engine.turn_stream): a callback, not an
-        # Event waited on by a task, which cost every streaming turn a task and its frames.
-        self._on_stop: Callable[[], None] | None = None
-
-    @property
-    def rng(self) -> random.Random:
-        """The turn's dice. Given as a function, each use makes them afresh: a turn uses them
-        once, for its prompt (or its greeting), so a turn whose reply streams for seconds does
-        not keep 2.5 KiB of Mersenne state alive meanwhile (the play app gives a function)."""
-        return self._dice if isinstance(self._dice, random.Random) else self._dice()
-
-    def stop(self) -> None:
-        """End the stream early: the result keeps the text so far (see ``apply_on_stop``)."""
-        self._stop_requested = True
-        if self._on_stop is not None:
-            self._on_stop()
 
     async def run(self) -> TurnResult:
         """Drain ``events()`` and return the result."""
@@ -158,7 +90,7 @@ class Turn:
             raise RuntimeError("a Turn runs once; make a new one")
         self._started = True
         if self.world.game_master is not None:
-            # engine.gm.adapter imports this module: import it here, when a turn runs.
+            # Only game-master worlds load the game master (a second on a cold start).
             from engine.gm.adapter import gm_action_of, gm_events
 
             if (gm_action := gm_action_of(self)) is not None:

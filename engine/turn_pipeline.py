@@ -37,13 +37,13 @@ from engine.turn_stream import ReplyStream
 from engine.world import Entry, WorldDefinition
 
 if TYPE_CHECKING:
-    from engine.turn import Turn
+    from engine.turn_setup import TurnSetup
 
 
 class TurnRun:
     """The mutable work of one ``Turn.events()`` call."""
 
-    def __init__(self, turn: Turn) -> None:
+    def __init__(self, turn: TurnSetup) -> None:
         self.turn = turn
         self.world = turn.world
         self.state = turn.input_state.clone()

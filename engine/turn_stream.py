@@ -19,7 +19,7 @@ from engine.prompt import PromptResult
 from engine.turn_events import Delta, TurnFailed
 
 if TYPE_CHECKING:
-    from engine.turn import Turn
+    from engine.turn_setup import TurnSetup
 
 
 class ReplyStream:
@@ -27,7 +27,7 @@ class ReplyStream:
 
     def __init__(
         self,
-        turn: Turn,
+        turn: TurnSetup,
         prompt: PromptResult,
         stream_filter: StreamFilter,
         player_text: str | None = None,

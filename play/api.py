@@ -20,8 +20,7 @@ from play.errors import SessionForbidden, SessionNotFound
 from play.frames import HISTORY_PAGE, MAX_HISTORY_PAGE
 from play.models import Session
 from play.narrator import default_mode
-from studio.access import get_version_for_user, get_world_for_user
-from studio.worlds import export_world_json
+from studio.services import export_world_json, get_version_for_user, get_world_for_user
 
 router = Router(tags=["play"])
 

@@ -11,7 +11,7 @@ from engine.world import WorldDefinition
 from play.gm import character_of
 from play.models import Session
 from studio.models import CharacterPortrait
-from studio.portraits import face_info
+from studio.services import face_info
 
 
 def session_faces(session: Session, world: WorldDefinition, player_name: str) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from play.save_wait import hold_for_save
 from play.sessions import state_of, with_version_hash, world_of
 from play.table_locks import with_table_lock
 from play.tables import share_state
+from play.task_wait import save_wait_seconds
 
 MEMORY_LOCK_PREFIX = "memory:"
 MAX_MEMORY = 20_000
@@ -166,8 +167,6 @@ async def _save_between_turns(
 ) -> int:
     """Write the blocks while no turn runs: a turn would commit over them the state it read."""
     from channels.db import database_sync_to_async
-
-    from play.tasks import save_wait_seconds  # play.tasks imports this module for the worker
 
     deadline = time.monotonic() + save_wait_seconds()
     while True:

@@ -213,6 +213,9 @@ class ProviderSetting(models.Model):
     model = models.CharField(max_length=200, blank=True, default="")
     api_key_encrypted = models.TextField(blank=True, default="", editable=False)
     api_key_hint = models.CharField(max_length=20, blank=True, default="", editable=False)
+    # What "Test connection" found each server and model to accept of tool calling (issue 37
+    # §3), keyed by play.providers.capability_key; engine.llm.capabilities reads one entry.
+    capabilities = models.JSONField(default=dict, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

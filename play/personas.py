@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from play.errors import NotFound, PlayError
 from play.models import Persona, Session
-from studio.portraits import CropBox, discard_later, make_portrait, portrait_url, swap_portrait
+from studio.services import CropBox, discard_later, make_portrait, portrait_url, swap_portrait
 
 FIELDS = ("name", "appearance", "personality", "backstory")
 

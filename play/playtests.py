@@ -16,7 +16,7 @@ from django.db import transaction
 from play.models import Session
 from play.sessions import start_playtest, start_session
 from studio.models import World, WorldVersion
-from studio.worlds import export_world_json
+from studio.services import export_world_json
 
 GUEST_TTL = timedelta(days=1)
 

@@ -8,6 +8,10 @@ through reads the same (``netguard.UNREACHABLE``), so the result tells nothing a
 listens behind an address. What a model server itself says (a refused key, an unknown model)
 is shown, since it is about the user's own account, with the user's key masked out of it.
 
+A test that gets through also tries what the server accepts of tool calling
+(play.provider_probe, issue 37 §3) and keeps it in ``ProviderSetting.capabilities`` for that
+server and model; the master's loop then asks only what the server understands.
+
 Each try counts against a small daily allowance per user (``FABULA_PROVIDER_CHECKS``, counted
 like play.quota's actions), so the buttons cannot be used to make the site hammer a server.
 """
@@ -17,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 from asgiref.sync import async_to_sync
@@ -25,16 +29,17 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from engine.llm import anthropic as anthropic_llm
-from engine.llm import openai_compat
-from engine.llm.anthropic import AnthropicProvider
 from engine.llm.base import ChatRequest, ProviderError
-from engine.llm.openai_compat import OpenAICompatProvider
+from engine.llm.capabilities import FREE, NAMED, Capabilities
 from engine.session import Message
 from play import netguard, quota
 from play.crypto import decrypt_secret, mask_secret
 from play.models import ProviderSetting
-from play.providers import price_table
+from play.providers import capability_key, price_table
+
+if TYPE_CHECKING:  # the SDKs load when a check runs, not with the page (play.providers says why)
+    from engine.llm.anthropic import AnthropicProvider
+    from engine.llm.openai_compat import OpenAICompatProvider
 
 TEST_PROMPT = "Reply with the single word OK."
 TEST_TOKENS = 8
@@ -52,6 +57,7 @@ class CheckResult:
     message: str
     detail: str = ""  # what the model server itself said, the key masked
     models: tuple[str, ...] = ()
+    tools: str = ""  # what the server was found to accept of tool calling
 
 
 @dataclass(frozen=True)
@@ -68,14 +74,34 @@ def test_connection(user: Any, now: datetime) -> CheckResult:
     if isinstance(target, CheckResult):
         return target
     try:
-        reply = async_to_sync(_ask)(target)
+        reply, found = async_to_sync(_ask)(target)
     except ProviderError as exc:
         return _failure(exc, target.api_key)
+    tools = _keep(user, target, found) if found is not None else ""  # a test probes again
     said = masked(reply.strip()[:80], target.api_key)
     if not said:
-        return CheckResult(True, _("Connected: %(model)s answered.") % {"model": target.model})
+        message = _("Connected: %(model)s answered.") % {"model": target.model}
+        return CheckResult(True, message, tools=tools)
     message = _("Connected: %(model)s answered “%(reply)s”.")
-    return CheckResult(True, message % {"model": target.model, "reply": said})
+    return CheckResult(True, message % {"model": target.model, "reply": said}, tools=tools)
+
+
+def _keep(user: Any, target: _Target, found: Capabilities) -> str:
+    """Store what the probe found for this server and model; say it in the player's words."""
+    setting = ProviderSetting.objects.filter(user=user).first()
+    if setting is not None:
+        kept = dict(setting.capabilities or {})
+        kept[capability_key(target.kind, target.base_url, target.model)] = found.to_dict()
+        ProviderSetting.objects.filter(pk=setting.pk).update(capabilities=kept)
+    forcing = found.forcing()
+    if forcing == NAMED:
+        return _("Tool calls: the game master can be made to close each turn.")
+    if forcing == FREE:
+        return _(
+            "Tool calls: this server cannot be made to call a tool; the game master's text is "
+            "taken as its narration."
+        )
+    return _("Tool calls: the game master is made to close each turn (“required”).")
 
 
 def list_models(user: Any, now: datetime) -> CheckResult:
@@ -129,27 +155,42 @@ def _provider(target: _Target) -> OpenAICompatProvider | AnthropicProvider:
     }
     key = target.api_key or "not-set"
     if target.kind == "anthropic":
+        from engine.llm.anthropic import AnthropicProvider
+
         return AnthropicProvider(key, **options)
+    from engine.llm.openai_compat import OpenAICompatProvider
+
     return OpenAICompatProvider(key, **options)
 
 
-async def _ask(target: _Target) -> str:
+async def _ask(target: _Target) -> tuple[str, Capabilities | None]:
+    """The tiny request's reply, and what an OpenAI-compatible server accepts of tool calling
+    (None: not tried, or the probe did not get through)."""
     provider = _built(target)
     request = ChatRequest(messages=[Message("user", TEST_PROMPT)], max_tokens=TEST_TOKENS)
     text = ""
     try:
         async for chunk in netguard.PlainFailures(provider).stream(request):
             text += chunk.text
+        from engine.llm.openai_compat import OpenAICompatProvider  # the SDKs: see _provider
+        from play.provider_probe import probe
+
+        if not isinstance(provider, OpenAICompatProvider):
+            return text, None
+        try:
+            return text, await probe(provider)
+        except ProviderError:
+            return text, None
     finally:
         await provider.aclose()
-    return text
 
 
 async def _fetch_models(target: _Target) -> list[str]:
     provider = _built(target)
-    classify = (
-        anthropic_llm.classify_error if target.kind == "anthropic" else openai_compat.classify_error
-    )
+    if target.kind == "anthropic":
+        from engine.llm.anthropic import classify_error as classify
+    else:
+        from engine.llm.openai_compat import classify_error as classify
     names: list[str] = []
     try:
         async for model in provider.client.models.list():

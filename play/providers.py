@@ -24,16 +24,16 @@ import httpx2
 from django.conf import settings
 from django.utils.translation import gettext
 
-from engine.llm.anthropic import AnthropicProvider
 from engine.llm.base import Provider
+from engine.llm.capabilities import Capabilities
 from engine.llm.offline import OfflineProvider
-from engine.llm.openai_compat import OpenAICompatProvider
 from engine.llm.pricing import DEFAULT_PRICES, PriceTable
 from engine.llm.recording import Recording, RecordingProvider, ReplayProvider
 from engine.world import WorldDefinition
 from play import netguard, netstream, quota
 from play.crypto import decrypt_secret, encrypt_secret, mask_secret
 from play.errors import PlayError
+from play.local_servers import first_token_timeout
 from play.models import PROVIDERS, ProviderSetting, Session
 from play.prepared import Prepared
 
@@ -58,6 +58,7 @@ class ProviderConfig:
     # More subjects counted on a day of their own: a game-master character's (play.gm_quota).
     extra_charges: tuple[tuple[str, date], ...] = ()
     notice: str = ""  # what the quota notice says, when not the site-wide NOTICE
+    capabilities: Capabilities | None = None  # what "Test connection" found (None: assumed)
 
     def __repr__(self) -> str:
         return f"ProviderConfig(kind={self.kind!r}, model={self.model!r}, mode={self.mode!r})"
@@ -70,6 +71,7 @@ class _Choice:
     api_key: str
     model: str
     own: bool  # the user's own provider, not the site's key
+    capabilities: Capabilities | None = None
 
 
 def provider_config(
@@ -101,6 +103,7 @@ def provider_config(
         guarded=choice.own,
         charged=charged,
         charged_day=quota.utc_day(now),
+        capabilities=choice.capabilities,
     )
 
 
@@ -128,7 +131,20 @@ def _choose(session: Session, world: WorldDefinition | None) -> _Choice:
     if own is None:
         return _Choice(kind, base_url, api_key, _site_pick(session, world, model), False)
     key = decrypt_secret(own.api_key_encrypted)
-    return _Choice(own.provider, own.base_url, key, _own_pick(session, world, own, model), True)
+    picked = _own_pick(session, world, own, model)
+    return _Choice(own.provider, own.base_url, key, picked, True, stored_capabilities(own, picked))
+
+
+def capability_key(provider: str, base_url: str, model: str) -> str:
+    """Where a probe's answer is kept in ``ProviderSetting.capabilities``: per server and model,
+    so a changed address or model is probed again rather than trusted."""
+    return f"{provider} {base_url} {model}"
+
+
+def stored_capabilities(own: ProviderSetting, model: str) -> Capabilities | None:
+    """What "Test connection" found for this server and model (issue 37 §3); None: never tried."""
+    found = (own.capabilities or {}).get(capability_key(own.provider, own.base_url, model))
+    return Capabilities.from_dict(found) if isinstance(found, dict) else None
 
 
 def answering_model(session: Session, world: WorldDefinition) -> tuple[str, str]:
@@ -241,7 +257,7 @@ def _live_provider(config: ProviderConfig) -> Provider:
 def _new_live_provider(config: ProviderConfig) -> Provider:
     options: dict[str, Any] = {
         "timeout": float(getattr(settings, "FABULA_PROVIDER_TIMEOUT", 60.0)),
-        "first_token_timeout": float(getattr(settings, "FABULA_FIRST_TOKEN_TIMEOUT", 60.0)),
+        "first_token_timeout": first_token_timeout(config.base_url),  # play.local_servers
         "max_retries": int(getattr(settings, "FABULA_PROVIDER_RETRIES", 3)),
         "backoff_base": float(getattr(settings, "FABULA_PROVIDER_BACKOFF", 0.5)),
         "prices": price_table(),
@@ -259,10 +275,16 @@ def _new_live_provider(config: ProviderConfig) -> Provider:
 
 
 def _sdk_provider(config: ProviderConfig, options: dict[str, Any]) -> Provider:
+    """The SDKs are imported here, on a session's first live turn: importing them cost every
+    process start (each ``manage.py`` step, every test worker) about two seconds."""
     api_key = config.api_key or "not-set"
     base_url = config.base_url or None
     if config.kind == "anthropic":
+        from engine.llm.anthropic import AnthropicProvider
+
         return AnthropicProvider(api_key, model=config.model, base_url=base_url, **options)
+    from engine.llm.openai_compat import OpenAICompatProvider
+
     return OpenAICompatProvider(api_key, model=config.model, base_url=base_url, **options)
 
 

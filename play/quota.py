@@ -20,7 +20,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -28,9 +28,7 @@ from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from play.models import DailyActionCount
-
-if TYPE_CHECKING:
-    from play.sessions import Player
+from play.players import Player, player_for
 
 SITE_SUBJECT = "site"
 NEW_ACCOUNT_PREFIX = "new:"
@@ -124,8 +122,6 @@ def new_account_quota() -> int:
 
 def request_subjects(request: Any) -> tuple[str, ...]:
     """``quota_subjects`` of the player behind a Django request."""
-    from play.sessions import player_for  # play.sessions builds on the ORM models, as this does
-
     player = player_for(request.user, request.session.session_key, request_address(request))
     return quota_subjects(player)
 

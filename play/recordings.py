@@ -33,8 +33,8 @@ from play.errors import PlayError
 from play.gm import set_character
 from play.models import Session
 from play.sessions import start_session
-from studio.access import get_version_for_user, may_copy_version
 from studio.models import WorldVersion
+from studio.services import get_version_for_user, may_copy_version
 
 DEMO_FORMAT = "fabula-demo"
 DEMO_VERSION = 1

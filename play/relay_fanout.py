@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
@@ -19,9 +19,6 @@ from channels.layers import get_channel_layer
 from play import frames
 from play.frame_queue import FrameQueue
 from play.partial_text import clear_partial, store_partial
-
-if TYPE_CHECKING:
-    from play.relay import Hub
 
 # The relay's logger, as before the split, so log settings that name it keep working.
 log = logging.getLogger("play.relay")
@@ -31,6 +28,26 @@ COALESCE_INTERVAL = 0.1
 # Deltas merged into one frame carry at most this many characters (6 bytes each once escaped,
 # at worst), so a merged backlog stays within framing.LIMIT.
 MAX_MERGED_DELTA_CHARS = 32_000
+
+
+class Running(Protocol):
+    """What the pump reads of a `play.relay.RunningTurn` (a protocol, so play.relay alone
+    imports this module and not the reverse)."""
+
+    @property
+    def message_id(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    def snapshot(self) -> dict[str, Any]: ...
+
+
+class HubView(Protocol):
+    """What the pump reads of its `play.relay.Hub`: the turn running in this process, if any."""
+
+    @property
+    def running(self) -> Running | None: ...
 
 
 def group_name(session_id: str) -> str:
@@ -70,7 +87,7 @@ class GroupPump:
     the next batch starts.
     """
 
-    def __init__(self, session_id: str, hub: Hub) -> None:
+    def __init__(self, session_id: str, hub: HubView) -> None:
         self.session_id = session_id
         self.group = group_name(session_id)
         self.hub = hub

@@ -82,6 +82,7 @@ class TurnPlan:
     owner: str = ""  # the session's claim (play.recovery) and the fence it got
     fence: int = 0
     character_id: str | None = None  # who acts, in a game-master world (play.gm)
+    language: str | None = None  # the page's, when a game-master world speaks it (play.gm)
     # At a shared table: the frames for each other seated session, written at commit.
     deliveries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     # The session row as the commit left it, for the after-turn checks (play.turns).

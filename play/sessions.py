@@ -11,7 +11,6 @@ import random
 import secrets
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -28,35 +27,14 @@ from engine.world import WorldDefinition, load_world
 from play import dice
 from play.errors import PlayError, SessionForbidden, SessionNotFound
 from play.models import MODES, Message, Persona, Session
+from play.players import Player as Player
+from play.players import player_for as player_for
 from play.ui_storage import forget_session
 from studio.models import World, WorldVersion
 
 STALE_ERROR = "The turn was interrupted before it finished. Regenerate to try again."
 _WORLD_CACHE_SIZE = 64
 _worlds: OrderedDict[str, WorldDefinition] = OrderedDict()
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who is asking: a user, or a guest known by the browser's Django session key."""
-
-    user_id: int | None
-    guest_key: str = ""
-    name: str = ""
-    address: str = ""  # the client's IP (play.quota): a guest's quota counts it with the cookie
-    time_zone: str = "UTC"  # the browser's (play.gm_quota): a character's day ends at its midnight
-    joined: datetime | None = None  # the account's sign-up: a first day has a smaller share
-
-    @property
-    def subject(self) -> str:
-        return f"user:{self.user_id}" if self.user_id else f"guest:{self.guest_key}"
-
-
-def player_for(user: Any, guest_key: str | None, address: str = "") -> Player:
-    if user is not None and getattr(user, "is_authenticated", False):
-        joined = getattr(user, "date_joined", None)
-        return Player(user.pk, "", user.get_username(), address, joined=joined)
-    return Player(None, guest_key or "", "", address)
 
 
 # --- access ----------------------------------------------------------------------------------

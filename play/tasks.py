@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from celery import current_app, shared_task
+from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -31,11 +31,14 @@ from engine.llm.base import ChatRequest
 from engine.session import Message as EngineMessage
 from engine.tokens import estimate_tokens
 from play.locks import lock_backend
+from play.memory import summarise_memory as summarise_memory  # the worker finds tasks here
 from play.models import Message, Session
 from play.prepared import Prepared
 from play.providers import build_provider, provider_config
 from play.save_wait import hold_for_save
 from play.sessions import state_of, with_version_hash, world_of
+from play.task_wait import SAVE_WAIT_SECONDS as SAVE_WAIT_SECONDS
+from play.task_wait import save_wait_seconds
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +50,6 @@ SUMMARY_PROMPT = (
 )
 _SENTENCE = re.compile(r"^(.+?[.!?…。！？])(\s|$)", re.S)
 COMPACT_LOCK_PREFIX = "compact:"
-SAVE_WAIT_SECONDS = 20.0  # how long a summary waits for a turn to end before the task retries
 
 
 def compaction_budget(session: Session) -> int:
@@ -88,18 +90,6 @@ def maybe_compact(session_id: str, session: Session | None = None) -> None:
 
 class Busy(Exception):
     """Another compaction of the session runs, or turns kept it busy; try again later."""
-
-
-def save_wait_seconds() -> float:
-    """How long a summary waits for the session's turn to end before it retries later.
-
-    An eager Celery (the embedded default, tests) runs the task on the play process's database
-    thread, which the waiting turn itself needs to start: there the task does not wait, it
-    gives up at once and the next turn queues it again (the work is still due then).
-    """
-    if current_app.conf.task_always_eager:
-        return 0.0
-    return SAVE_WAIT_SECONDS
 
 
 @shared_task(  # type: ignore[untyped-decorator]
@@ -217,7 +207,3 @@ def _save(session_id: str, upto: int, previous: str, summary: str) -> int | None
         session.state = state.model_dump(mode="json")
         session.save(update_fields=["state", "updated_at"])
         return session.messages.filter(position__lte=upto, compacted=False).update(compacted=True)
-
-
-# The worker finds tasks by importing this module: the session memory's task lives in play.memory.
-from play.memory import summarise_memory as summarise_memory  # noqa: E402

@@ -37,7 +37,7 @@ from engine.turn import (
     TurnFailed,
     TurnResult,
 )
-from play import demos, frames, gm, quota, save_wait, table_relay, tables
+from play import demos, frames, gm, gm_steps, quota, save_wait, table_relay, tables
 from play.costs import session_usage_or_none
 from play.errors import SessionBusy
 from play.locks import Lease, lock_backend
@@ -76,6 +76,7 @@ async def start_turn(
 ) -> RunningTurn:
     """Take the lock, prepare and launch the turn task; raises SessionBusy or PlayError."""
     lease, plan = await _lock_and_prepare(session_id, player, kind, text, action_id, target_id)
+    plan.language = gm.page_language(plan.world)  # the socket's, active around its frames
     if plan.user_message is not None:
         relay.publish(session_id, frames.message_done(plan.user_message))
     if plan.config.quota_exhausted:
@@ -181,10 +182,8 @@ async def run_turn(plan: TurnPlan, lease: Lease, running: RunningTurn) -> None:
 
 
 def _queue_background_work(session_id: str, saved: Session | None = None) -> None:
-    """After the turn, in one trip to the database thread: a compaction or a summary if due.
-
-    ``saved``: the session row as the turn's commit left it (not read again).
-    """
+    """After the turn, in one trip to the database thread: a compaction or a summary if due;
+    ``saved``: the session row as the turn's commit left it (not read again)."""
     try:
         session = saved or with_version_hash(Session.objects.filter(pk=session_id)).first()
     except Exception:
@@ -208,7 +207,9 @@ def _publish(session_id: str, outgoing: list[dict[str, Any]]) -> None:
 
 
 def _follow_up(plan: TurnPlan) -> TurnPlan:
-    return prepare_turn(plan.session_id, plan.player, "action", "", None, None, owner=plan.owner)
+    follow = prepare_turn(plan.session_id, plan.player, "action", "", None, None, owner=plan.owner)
+    follow.language = plan.language
+    return follow
 
 
 async def _stream_and_save(
@@ -216,6 +217,7 @@ async def _stream_and_save(
 ) -> tuple[TurnResult | None, list[dict[str, Any]]]:
     """Stream one generation and commit it; returns the result and the frames still to send."""
     turn = _make_turn(plan)
+    gm_steps.listen(turn, plan.session_id, running, plan.config.capabilities)  # issue 37 §1
     running.on_stop.append(turn.stop)
     if running.stop_requested:
         turn.stop()
@@ -308,6 +310,7 @@ def _make_turn(plan: TurnPlan) -> Turn:
         seed=plan.dice_seed,
         idle_seconds=plan.idle_seconds,
         character_id=plan.character_id,
+        language=plan.language,
     )
 
 

@@ -12,8 +12,15 @@ from typing import Any, Literal
 
 from django.utils.text import slugify
 
-from engine.interop import world_to_card, world_to_card_png, world_to_worldinfo
+from engine.interop import (
+    Gated,
+    gated_entries,
+    world_to_card,
+    world_to_card_png,
+    world_to_worldinfo,
+)
 from engine.interop.png import PNG_SIGNATURE
+from engine.world import WorldValidationError
 from studio.models import World
 from studio.portraits import portrait_png
 from studio.worlds import world_to_definition
@@ -37,17 +44,32 @@ def world_portrait(world: World) -> bytes | None:
     return portrait_png(world.portrait.name or "")
 
 
-def card_download(world: World, spec: CardSpec = "v2", fmt: CardFormat = "png") -> Download:
-    """The draft as a character card file: PNG with the portrait, or the card JSON."""
+def card_download(
+    world: World, spec: CardSpec = "v2", fmt: CardFormat = "png", gated: Gated = "disable"
+) -> Download:
+    """The draft as a character card file: PNG with the portrait, or the card JSON.
+
+    ``gated``: the condition-gated entries SillyTavern cannot gate go in switched off
+    ("disable", unless the creator chose) or stay out of the book ("omit")."""
     definition = world_to_definition(world)
     name = f"{_stem(world)}.{spec}"
     if fmt == "json":
-        return _json(world_to_card(definition, spec), f"{name}.json")
+        return _json(world_to_card(definition, spec, gated), f"{name}.json")
     portrait = world_portrait(world)
     if portrait is not None and not portrait.startswith(PNG_SIGNATURE):
         portrait = None  # a JPEG or WebP avatar cannot carry the card's text chunks
-    body = world_to_card_png(definition, spec, portrait=portrait)
+    body = world_to_card_png(definition, spec, portrait=portrait, gated=gated)
     return Download(body, f"{name}.png", "image/png")
+
+
+def card_gated_names(world: World) -> list[str]:
+    """The export report's list: entries whose conditions a card cannot carry to SillyTavern
+    (there they would fire on keys alone, their {{macros}} reaching the prompt as text). An
+    invalid draft lists none: its export is refused anyway."""
+    try:
+        return [e.name or e.id for e in gated_entries(world_to_definition(world))]
+    except WorldValidationError:
+        return []
 
 
 def worldinfo_download(world: World) -> Download:

@@ -11,9 +11,13 @@ import re
 from dataclasses import dataclass
 
 from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from pydantic.alias_generators import to_snake
 
 from engine.lint import Finding, lint_source
+from studio.messages import translated
 from studio.models import World, WorldItem
 from studio.parts import PARTS
 from studio.worlds import world_to_dict
@@ -36,6 +40,22 @@ _PAGES = {
     "rootComponent": "studio:ui",
     "customUI": "studio:ui",
 }
+# What the panel calls the object a finding is about (issue 35 §3: by kind, name and id).
+_KINDS: dict[str, Promise] = {
+    "entries": _("Entry"),
+    "variables": _("Variable"),
+    "rules": _("Rule"),
+    "reactions": _("Reaction"),
+    "audioTracks": _("Audio track"),
+    "conditionalBGM": _("Conditional BGM"),
+    "entryFolders": _("Folder"),
+    "components": _("Component"),
+    "bgmPlaylist": _("Playlist"),
+    "settings": _("Settings"),
+    "rootComponent": _("Custom UI"),
+    "customUI": _("Custom UI"),
+    "gameMaster": _("Game master"),
+}
 _HEAD = re.compile(r"^([A-Za-z]+)(?:\[(\d+)\])?(?:\.([A-Za-z]+))?")
 
 
@@ -46,10 +66,34 @@ class LintItem:
     finding: Finding
     url: str | None
     item: str  # the id of the item the path names ("" for the world's own fields)
+    name: str = ""  # and its name
+    kind: str = ""  # the top-level key of the path: "rules"
 
     @property
     def is_error(self) -> bool:
         return self.finding.severity == "error"
+
+    @property
+    def subject(self) -> str:
+        """“Rule “Pay” (pay)”: what the finding is about, by kind, name and id."""
+        kind = _KINDS.get(self.kind)
+        if kind is None:
+            return gettext("World") if self.kind else ""
+        if self.name and self.item:
+            params = {"kind": kind, "name": self.name, "id": self.item}
+            return gettext("%(kind)s “%(name)s” (%(id)s)") % params
+        if self.item:
+            return f"{kind} {self.item}"
+        return str(kind)
+
+    @property
+    def message(self) -> str:
+        return translated(self.finding.said)
+
+    @property
+    def hint(self) -> str:
+        hint = self.finding.hint
+        return translated(hint) if hint is not None else ""
 
 
 def lint_draft(world: World) -> list[Finding]:
@@ -64,8 +108,9 @@ def lint_items(world: World, findings: list[Finding]) -> list[LintItem]:
     for finding in findings:
         match = _HEAD.match(finding.path)
         top, index, field = match.groups() if match else ("", None, None)
-        url, item = _place(world, rows, top, index, field)
-        items.append(LintItem(finding, url, item))
+        url, row = _place(world, rows, top, index, field)
+        key, name = (row.key, str(getattr(row, "name", ""))) if row is not None else ("", "")
+        items.append(LintItem(finding, url, key, name, top))
     return items
 
 
@@ -75,7 +120,7 @@ def _place(
     top: str,
     index: str | None,
     field: str | None,
-) -> tuple[str | None, str]:
+) -> tuple[str | None, WorldItem | None]:
     anchor = f"#id_{to_snake(field)}" if field else ""
     slug = _LIST_SLUGS.get(top)
     if slug is not None and index is not None:
@@ -85,9 +130,9 @@ def _place(
         if int(index) < len(rows[top]):
             row = rows[top][int(index)]
             url = reverse(f"studio:{slug}_edit", args=[world.pk, row.pk])
-            return url + anchor, row.key
+            return url + anchor, row
     if top in _PAGES:
-        return reverse(_PAGES[top], args=[world.pk]) + anchor, ""
+        return reverse(_PAGES[top], args=[world.pk]) + anchor, None
     if top in ("name", "description", "author", "language", "editorMode"):
-        return reverse("studio:world", args=[world.pk]) + f"#id_{to_snake(top)}", ""
-    return None, ""
+        return reverse("studio:world", args=[world.pk]) + f"#id_{to_snake(top)}", None
+    return None, None

@@ -100,8 +100,9 @@ def unpublish_world(world: World) -> World:
     return world
 
 
-def fork_world(user: User, version: WorldVersion) -> World:
-    """Copy a published version into a new draft owned by ``user``.
+def fork_world(user: User, version: WorldVersion, name: str = "") -> World:
+    """Copy a published version into a new draft owned by ``user``, named ``name`` if given
+    (the fork form asks for one, so two worlds of the same name do not mix in the drafts).
 
     PermissionDenied when ``user`` may not copy it (a game-master world's secrets,
     ``studio.access.may_copy_version``): checked here too, whoever calls.
@@ -110,6 +111,8 @@ def fork_world(user: User, version: WorldVersion) -> World:
         raise PermissionDenied(SECRETS_KEPT)
     data = dict(version.definition)
     data["id"] = new_uid()
+    if name.strip():
+        data["name"] = name.strip()[:200]
     world = import_world(user, load_world(data))
     world.forked_from = version
     world.save(update_fields=["forked_from"])

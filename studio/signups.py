@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from play import quota
+from play.services import quota
 
 PREFIX = "signup:"
 UNKNOWN = "addr:unknown"

@@ -1,6 +1,6 @@
 """The studio's Celery tasks (architecture "Background work"); the worker finds them here.
 
-``run_world_tests`` runs a creator's world tests (issue 13 §3; studio.worldtests.suites). It is
+``run_world_tests`` runs a creator's world tests (issue 13 §3; studio.worldtests.runs). It is
 idempotent: the run froze the world and the tests when it was asked for, and a run already
 finished is left as it is, so a task delivered twice (``acks_late``) reports once.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 from celery import shared_task
 
-from studio.worldtests.suites import perform_run
+from studio.worldtests.runs import perform_run
 
 
 @shared_task(  # type: ignore[untyped-decorator]

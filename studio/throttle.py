@@ -24,7 +24,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from play.quota import request_address
+from play.services import request_address
 from studio.models import LoginFailure
 
 

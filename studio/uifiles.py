@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from engine.world import RootComponent, WorldValidationError
-from play.customui import MAX_FILE_CHARS, MAX_FILES, ui_sources
+from play.services import MAX_FILE_CHARS, MAX_FILES, ui_sources
 from studio.forms.preview import SAMPLE_CHAT, parse_sample_chat
 from studio.live import default_values
 from studio.models import RootComponentFile, World
@@ -62,10 +62,45 @@ def check_room(world: World) -> None:
         raise _refuse("path", message % {"count": MAX_FILES})
 
 
+# What a new, empty entry file starts as: a UI that runs at once (the world's name, its
+# variables and the built-in chat), so the creator edits something that works instead of a
+# blank page. docs/CUSTOM_UI.md lists everything the "yumina" module gives.
+STARTER = """import { Chat, useYumina } from "yumina";
+
+// The entry file's default export is the world's UI. Everything "yumina" gives
+// (Chat, MessageList, MessageInput, useYumina, ...) is listed in docs/CUSTOM_UI.md.
+export default function App() {
+  const api = useYumina();
+  const variables = Object.entries(api.variables);
+  return (
+    <div className="starter-ui">
+      <header className="starter-header">
+        <strong>{api.worldName}</strong>
+        {variables.map(([id, value]) => (
+          <span key={id} className="starter-stat">
+            {id}: {String(value)}
+          </span>
+        ))}
+      </header>
+      <Chat />
+    </div>
+  );
+}
+"""
+
+
+def starter_source(world: World, path: str, source: str) -> str:
+    """The source a new file starts with: the starter for an empty entry file."""
+    entry = world.root_component_entry_file or "index.tsx"
+    if source.strip() or path != entry or not path.endswith((".tsx", ".jsx")):
+        return source
+    return STARTER
+
+
 def create_ui_file(world: World, path: str, source: str) -> RootComponentFile:
     """A new file of the custom UI, if there is room for one more."""
     check_room(world)
-    return save_root_file(world, path, source)
+    return save_root_file(world, path, starter_source(world, path, source))
 
 
 def file_tree(files: list[RootComponentFile]) -> list[dict[str, Any]]:

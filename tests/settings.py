@@ -20,12 +20,29 @@ TEST_ENVIRONMENT = {
     "SECURE_SSL_REDIRECT": "false",
     "SECURE_HSTS_SECONDS": "0",
     "SECURE_COOKIES": "false",
+    # The suite's loopback model servers stand for hosted APIs (play.local_servers).
+    "FABULA_LOCAL_FIRST_TOKEN_TIMEOUT": "0",
 }
 for _name, _value in TEST_ENVIRONMENT.items():
     os.environ.setdefault(_name, _value)
+# Under pytest-xdist each worker (gw0, gw1, ...) gets its own Redis database (tests/support/
+# xdist.py), as pytest-django gives it its own test database: the Celery workers, channel layers
+# and locks one worker's integration tests start would otherwise take another's tasks and keys.
+# Set here, in the environment, so the servers those tests start agree with them.
+if os.environ.get("REDIS_URL") and os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
+    from tests.support.xdist import worker_redis_url
+
+    os.environ["REDIS_URL"] = worker_redis_url(
+        os.environ["REDIS_URL"], os.environ["PYTEST_XDIST_WORKER"]
+    )
 # Uploads (portraits, audio) go to a folder of this run, never into the checkout's media/.
 if "MEDIA_ROOT" not in os.environ:
     os.environ["MEDIA_ROOT"] = tempfile.mkdtemp(prefix="fabula-test-media-")
     atexit.register(shutil.rmtree, os.environ["MEDIA_ROOT"], True)
 
 from config.settings import *  # noqa: E402, F403
+
+# Unit tests assert on an evaluation right after starting it: in eager mode it runs inside the
+# request, not in the thread the embedded site uses (studio/evaluations/background.py). The
+# servers the browser tests start read config.settings, where the thread is on.
+FABULA_EVAL_IN_THREAD = False

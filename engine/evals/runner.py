@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from engine.evals.player import Player, PlayerMove
+from engine.evals.player import Player, PlayerMove, break_schedule
 from engine.evals.sight import player_view
 from engine.evals.transcript import Step, Transcript
 from engine.gm.play import GMActionResult, GMError, play_gm_action
@@ -188,12 +188,16 @@ async def play_game(
         language=table.world.language or "en",
     )
     count = len(route) if player is None else actions
+    breaks = break_schedule(table.seed, game, count)
     for index in range(count):
         text, tactic = route[index] if player is None else "", None
         if player is not None:
             last = transcript.steps[-1] if transcript.steps else None
             rng = move_rng(table.seed, game, index)
-            move = await next_move(player, table.world, state, transcript.character, last, rng)
+            character = transcript.character
+            move = await next_move(
+                player, table.world, state, character, last, rng, index in breaks
+            )
             text, tactic = move.text, move.tactic
         try:
             played = await play_step(table, state, history, text, index=index, tactic=tactic)
@@ -213,11 +217,13 @@ async def next_move(
     character_id: str | None,
     last: Step | None,
     rng: random.Random,
+    breaking: bool | None = None,
 ) -> PlayerMove:
-    """The player's move after ``last`` (None: the game's first), from what he sees in ``state``."""
+    """The player's move after ``last`` (None: the game's first), from what he sees in ``state``;
+    ``breaking``: whether the game's break schedule makes it a break attempt."""
     narration, suggestions = (last.narration, last.suggestions) if last else ("", [])
     view = player_view(world, state, character_id, narration, suggestions)
-    return await player.next_move(view, rng)
+    return await player.next_move(view, rng, breaking)
 
 
 def move_rng(seed: int, game: int, index: int) -> random.Random:

@@ -58,6 +58,7 @@ class Step:
     known_names: list[str] = field(default_factory=list)  # NPC ids he knew before it
     present: list[str] = field(default_factory=list)  # NPC ids with him, before or after
     error: str = ""  # the provider's message when the action could not be played
+    judge_error: str = ""  # the judge's provider failed: only the free detectors classified it
     findings: list[Finding] = field(default_factory=list)
 
     @property

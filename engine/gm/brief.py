@@ -4,8 +4,9 @@ justo", "La parte fija va cacheada"; decisions 9, 13 and 15).
 ``engine/gm/lexicon/brief.<lang>.json`` (en, es, zh) holds the master brief, the short rule
 sheet, the turn message, and the engine's notes inside the loop: the nudge to close, the tool
 cap, a call that was not run, a narration the closure check rejected (with each rule's reason).
-The brief and the rule sheet are the fixed part of every request: byte-stable for a world, so
-they sit above the cache breakpoint with the tool schemas.
+The brief and the rules are the fixed part of every request: byte-stable for a world, so they
+sit above the cache breakpoint with the tool schemas. The SRD basics (``sheet``) are not in it
+since issue 37 §4: the master reads them with ``lookup_rule``, a small model's context is short.
 """
 
 from __future__ import annotations
@@ -17,6 +18,18 @@ from functools import lru_cache
 from typing import Any
 
 from engine.gm.words import LANGUAGES, LEXICON_DIR
+from engine.world import Settings
+
+# A master call's output is a few tool calls or one narration (1,200 characters at most): a
+# world's ``maxTokens`` (12,000 by default, sized for plain replies) would let a slow local
+# model run on for minutes (issue 37 §4). Smaller world values still win.
+MASTER_OUTPUT_TOKENS = 1024
+
+
+def master_settings(settings: Settings) -> Settings:
+    """A world's sampling settings for a master request: ``maxTokens`` capped (see above)."""
+    cap = min(settings.max_tokens, MASTER_OUTPUT_TOKENS)
+    return settings.model_copy(update={"max_tokens": cap})
 
 
 @dataclass(frozen=True)
@@ -27,9 +40,12 @@ class Brief:
     def t(self, key: str, **values: Any) -> str:
         return str(self.data[key]).format(**values)
 
-    def fixed(self, cap: int) -> str:
-        """The master brief and the rule sheet: the cached fixed part of every request."""
-        rules = "\n".join(self.data["rules"]).format(cap=cap)
+    def fixed(self, cap: int, *, sheet: bool = False) -> str:
+        """The master brief and the rules: the cached fixed part of every request. The SRD
+        basics are read by reference (``lookup_rule``, issue 37 §4) unless ``sheet`` inlines
+        them, as the brief did before (``bench/gm.py`` measures both)."""
+        lines = [*self.data["sheet"], *self.data["rules"]] if sheet else self.data["rules"]
+        rules = "\n".join(lines).format(cap=cap)
         return "\n".join(self.data["brief"]) + "\n\n" + rules
 
     def turn(self, name: str, ident: str, context: str, action: str) -> str:

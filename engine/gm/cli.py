@@ -30,7 +30,15 @@ character, a bad script.
 [{"name", "arguments", "ok", "error"}]``, ``"closure": {"ok", "violations": [...]}`` and
 ``"attempts"``. A bad R.json, or replies exhausted before the script ends, exits 1 saying so.
 ``--trace`` prints every model request (messages, tools, tool choice) to stderr as JSON lines,
-each labelled with its ``director``: game, story, scene, ooc (``engine.gm.directors``) or master.
+each labelled with its ``director``: game, story, scene, ooc (``engine.gm.directors``), actor
+(``engine.gm.actor``, when the world sets ``actorModel``) or master.
+
+``--replay REC.json`` (issue 33 §6) replays a recording exported by the site (``engine.gm.replay``):
+its steps are the actions (``--script`` may give them instead, and must for a bare recording),
+its character plays unless ``--character`` says otherwise, each step with its recorded dice seed
+when the export kept one (else ``--seed``'s). A step the recording does not answer is played by
+the offline master. It prints the same JSON lines as ``--script``, each with one more field,
+``"replayed"``: true when the recording played the step, false when the offline master did.
 """
 
 from __future__ import annotations
@@ -40,11 +48,12 @@ import asyncio
 import json
 import random
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeGuard
 
 from engine.gm.play import GMAction, GMError, play_gm_action
+from engine.gm.replay import Demo, ReplayError, Step, read_demo, replay_step
 from engine.llm.base import Provider, ProviderError
 from engine.llm.offline import OfflineProvider
 from engine.llm.scripted import RepliesExhausted, ScriptedProvider, TracingProvider, parse_replies
@@ -64,7 +73,7 @@ class ScriptError(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The gm command's options (``--world`` is added by ``engine.cli``)."""
-    parser.add_argument("--script", required=True, metavar="S.json", help="{character, actions}")
+    parser.add_argument("--script", default=None, metavar="S.json", help="{character, actions}")
     parser.add_argument("--seed", type=int, default=None, help="dice seed, for a replay")
     parser.add_argument("--character", default=None, metavar="ID", help="who plays")
     parser.add_argument(
@@ -73,11 +82,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trace", action="store_true", help="print every model request to stderr (JSON lines)"
     )
+    parser.add_argument(
+        "--replay", default=None, metavar="REC.json", help="a recording export to play again"
+    )
 
 
 def cmd_gm(args: argparse.Namespace) -> int:
     """Run the gm command; 0 when every action was played, 1 naming the problem otherwise."""
     try:
+        if args.replay is not None:
+            return _cmd_replay(args)
+        if args.script is None:
+            raise ScriptError("give --script S.json (or --replay REC.json)")
         world = _world(args.world)
         character, actions = _script(args.script)
         character = args.character or character
@@ -208,5 +224,59 @@ async def _play(
             raise ScriptError(f"actions[{index}]: {exc.message}") from None
         state = result.state
         line = {"character": who, **result.to_dict(master=replies is not None)}
+        sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    """``--replay``: the recording's steps (or the script's actions), one JSON line each."""
+    world = _world(args.world)
+    try:
+        demo = read_demo(_read(args.replay))
+    except ReplayError as exc:
+        raise ScriptError(f"{args.replay}: {exc}") from None
+    steps, character = list(demo.steps), demo.character
+    if args.script is not None:
+        character, actions = _script(args.script)
+        steps = [Step(action) for action in actions]
+    if not steps:
+        raise ScriptError(f"{args.replay}: no steps to replay (give --script S.json)")
+    assert world.game_master is not None  # _world checked it
+    who = args.character or character or world.game_master.characters[0].id
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    language = _language(args.script) if args.script is not None else None
+    wrap = _tracer if args.trace else None
+    asyncio.run(_replay(world, who, steps, demo, seed, language, wrap))
+    return 0
+
+
+def _tracer(provider: Provider) -> Provider:
+    return TracingProvider(provider, sys.stderr.write)
+
+
+async def _replay(
+    world: WorldDefinition,
+    who: str,
+    steps: list[Step],
+    demo: Demo,
+    seed: int,
+    language: str | None,
+    wrap: Callable[[Provider], Provider] | None,
+) -> None:
+    assert world.game_master is not None
+    if who not in world.game_master.characters_by_id:
+        known = ", ".join(world.game_master.characters_by_id)
+        raise ScriptError(f"unknown character '{who}' (the world has: {known})")
+    state = SessionState.initial(world)
+    for index, step in enumerate(steps):
+        options: dict[str, Any] = {"seed": seed, "language": language}
+        if wrap is not None:
+            options["wrap"] = wrap
+        try:
+            result, replayed = await replay_step(world, state, who, step, demo.recording, **options)
+        except GMError as exc:
+            raise ScriptError(f"steps[{index}]: {exc}") from None
+        state = result.state
+        line = {"character": who, **result.to_dict(), "replayed": replayed}
         sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
         sys.stdout.flush()

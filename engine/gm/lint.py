@@ -131,6 +131,8 @@ class _Lint:
                     self.add(f"{path}.to", "an exit cannot lead to its own location")
                 if way.found_by is not None and not way.hidden:
                     self.add(f"{path}.foundBy", "only a hidden exit is found by a check")
+                if way.key is not None:
+                    self.ref(f"{path}.key", way.key, self.items_, "item")
 
     def items(self) -> None:
         held: dict[str, str] = {}

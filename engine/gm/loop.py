@@ -17,6 +17,19 @@ rejection there falls back to the templated closure too. Only then is the narrat
 to ``on_delta``: tool traffic, the rejected narrations and whatever text the master wrote beside
 its calls never reach the player. Model calls, usage and cost are summed over the loop
 (decision 3).
+
+Where the narration is held back (issue 37 §1): every narration, the ``log_event`` argument's
+and a text reply's alike, is held until the closure check has passed, since a rejected one must
+never be seen; meanwhile each step goes out as a status (``engine.gm.steps``: ``thinking`` per
+model call, the tool's step per call, ``writing`` while the narration is checked), and the
+checked narration then streams through the play stream's filter (``engine.gm.adapter``).
+
+Servers that cannot force a tool (issue 37 §3, ``engine.llm.capabilities``): a forced call is
+asked for by name, else as ``"required"`` with ``log_event`` the only tool, else not at all.
+Then a reply of text alone, in a forced call or from a server that cannot force, is the
+narration of a ``log_event`` with no effects and goes through the closure check like any other;
+a rejection goes back as the user's words (there is no call to answer). The templated closure
+("Nothing changes." when nothing was applied) stays the last resort.
 """
 
 from __future__ import annotations
@@ -33,9 +46,12 @@ from engine.gm.dice import Roll
 from engine.gm.report import Closure, MasterTurn, ToolReport, narration_pieces
 from engine.gm.scene import Scene
 from engine.gm.scrub import strip_directives
+from engine.gm.steps import THINKING, WRITING, current, say, step_of
 from engine.gm.suggest import offline_suggestions
-from engine.gm.tools import LOG_EVENT, ToolOutcome, execute, tool_schemas
+from engine.gm.tools import LOG_EVENT, ToolOutcome, execute
+from engine.gm.tools.offer import offered_schemas
 from engine.llm.base import ChatRequest, Provider, Usage
+from engine.llm.capabilities import FREE, REQUIRED
 from engine.session import Message, ToolCall
 
 OnDelta = Callable[[str], Awaitable[None]]
@@ -91,7 +107,7 @@ def master_request(
         base or ChatRequest(messages=[]),
         messages=messages,
         breakpoint=1,
-        tools=tool_schemas(),
+        tools=offered_schemas(scene, action),
         tool_choice="auto",
         cache_tail=True,
         structured_output=False,
@@ -127,6 +143,7 @@ class _Loop:
         self.applied: list[tuple[ToolCall, ToolOutcome]] = []
         self.executed = 0
         self.closed = False
+        self.forcing = current().capabilities.forcing()
 
     # --- the loop -------------------------------------------------------------------------------
 
@@ -137,7 +154,10 @@ class _Loop:
                 break  # a master that never closes still ends
             reply = await self.ask(forced)
             attempts = self.turn.attempts
-            self.answer(reply.calls, forced)
+            if not reply.calls and self.text_closes(reply, forced):
+                self.take_text(reply.text)
+            else:
+                self.answer(reply.calls, forced)
             if self.closed:
                 break
             if self.turn.attempts > attempts:  # a rejected or invalid log_event
@@ -162,13 +182,17 @@ class _Loop:
         return self.turn.attempts >= MAX_ATTEMPTS - 1 or self.executed >= self.cap
 
     async def ask(self, forced: bool) -> _Reply:
-        request = replace(
-            self.request,
-            messages=list(self.messages),
-            tool_choice=dict(FORCE_CLOSE) if forced else "auto",
-        )
+        say(THINKING)
+        request = replace(self.request, messages=list(self.messages), tool_choice="auto")
+        if forced and self.forcing == REQUIRED:  # no name: log_event is the only tool offered
+            tools = [t for t in self.request.tools or () if t["name"] == LOG_EVENT]
+            request = replace(request, tools=tools, tool_choice="required")
+        elif forced and self.forcing != FREE:
+            request = replace(request, tool_choice=dict(FORCE_CLOSE))
         reply = _Reply()
         async for chunk in self.provider.stream(request):
+            if chunk.tool_started:  # "writing" while log_event's narration streams in
+                say(step_of(chunk.tool_started))
             reply.text += chunk.text
             reply.calls.extend(chunk.tool_calls or ())
             reply.usage = chunk.usage or reply.usage
@@ -180,6 +204,7 @@ class _Loop:
     def answer(self, calls: list[ToolCall], forced: bool) -> None:
         """Run or refuse each call in order; every call gets its result message."""
         for call in calls:
+            say(step_of(call.name))
             if self.closed:
                 payload = self.refuse(call, "not_run_closed")
             elif call.error:
@@ -194,6 +219,21 @@ class _Loop:
                 payload = self.run_tool(call)
             content = json.dumps(payload, ensure_ascii=False)
             self.messages.append(Message("tool", content, tool_call_id=call.id))
+
+    def text_closes(self, reply: _Reply, forced: bool) -> bool:
+        """Whether a reply without calls is the narration: asked to close, or from a server
+        that cannot be asked to (see the module)."""
+        return bool(reply.text.strip()) and (forced or self.forcing == FREE)
+
+    def take_text(self, text: str) -> None:
+        """The master's text as a ``log_event`` with no effects; a rejection goes back as the
+        user's words, since the wire has no call to answer."""
+        say(WRITING)
+        call = ToolCall(f"text_{self.turn.model_calls}", LOG_EVENT, {"narration": text})
+        payload = self.close(call)
+        if not self.closed:
+            error = str(payload.get("error") or "") or self.words.t("nudge_close", cap=self.cap)
+            self.messages.append(Message("user", error))
 
     def refuse(self, call: ToolCall, key: str, **values: str) -> dict[str, Any]:
         error = self.words.t(key, **values)

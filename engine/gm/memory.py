@@ -6,15 +6,15 @@ A memory is one sentence about one character, with an importance and the game da
 written. Importance 1 is forgotten once the game day is past the written day + 3, importance 2
 past + 30, importance 3 never. An NPC keeps at most 8 memories about one character and 40 in
 all; past a cap the lowest importance goes first, then the oldest. Until play writes to an NPC,
-its authored memories are the ones it has; they follow the same rules. ``one_sentence`` keeps
-the first sentence of what the master writes at a conversation's end ("Ren paid. He smiled."
-keeps "Ren paid."). Older memories are found by ``engine.gm.recall``.
+its authored memories are the ones it has; they follow the same rules, the caps included (an
+authored list past a cap is read as if each memory had been written in turn). ``one_sentence``
+keeps the first sentence of what the master writes at a conversation's end ("Ren paid. He
+smiled." keeps "Ren paid."). Older memories are found by ``engine.gm.recall``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from engine.gm.state import GMState
 from engine.gm.world import GameMaster, Memory
@@ -44,10 +44,23 @@ def forgotten(memory: Memory, day: int) -> bool:
 
 
 def _stored(gm: GameMaster, state: GMState, npc_id: str) -> list[Memory]:
+    """What it holds, the caps applied: an authored list (or a state from elsewhere) longer
+    than a cap is read as if each memory had been written in turn."""
     if npc_id in state.memories:
-        return state.memories[npc_id]
+        return capped(state.memories[npc_id])
     npc = gm.npcs_by_id.get(npc_id)
-    return list(npc.memories) if npc else []
+    return capped(list(npc.memories)) if npc else []
+
+
+def capped(kept: list[Memory]) -> list[Memory]:
+    """``kept`` within the caps: at most ``PAIR_CAP`` about each character and ``NPC_CAP`` in
+    all, the lowest importance going first, then the oldest."""
+    for about in dict.fromkeys(m.about for m in kept):
+        while sum(m.about == about for m in kept) > PAIR_CAP:
+            kept = _evict(kept, about)
+    while len(kept) > NPC_CAP:
+        kept = _evict(kept, None)
+    return kept
 
 
 def memories(gm: GameMaster, state: GMState, npc_id: str, about: str | None = None) -> list[Memory]:
@@ -68,16 +81,14 @@ def remember(
     day = state.clock.day
     before = _stored(gm, state, npc_id)
     new = Memory(about=about, text=" ".join(text.split()), importance=importance, day=day)
-    kept = [*(m for m in before if not forgotten(m, day)), new]
-    while sum(m.about == about for m in kept) > PAIR_CAP:
-        kept = _evict(kept, lambda m: m.about == about)
-    while len(kept) > NPC_CAP:
-        kept = _evict(kept, lambda m: True)
+    kept = capped([*(m for m in before if not forgotten(m, day)), new])
     state.memories[npc_id] = kept
     return [m for m in [*before, new] if all(m is not k for k in kept)]
 
 
-def _evict(kept: list[Memory], among: Callable[[Memory], bool]) -> list[Memory]:
-    """Without the first to go: the lowest importance, then the oldest."""
-    _, _, worst = min((m.importance, m.day, i) for i, m in enumerate(kept) if among(m))
+def _evict(kept: list[Memory], about: str | None) -> list[Memory]:
+    """Without the first to go (among those about ``about``; None: among all): the lowest
+    importance, then the oldest."""
+    among = [(m.importance, m.day, i) for i, m in enumerate(kept) if about in (None, m.about)]
+    _, _, worst = min(among)
     return kept[:worst] + kept[worst + 1 :]

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from engine.gm import handover, sheet, space, things, trade
+from engine.gm.locks import read_unlock
 from engine.gm.readmoves import read_ask
 from engine.gm.scene import MOVE_KINDS, EngineMove, MoveKind, MoveResult, Scene
 from engine.gm.trade_read import read_deal
@@ -52,6 +53,9 @@ def classify(
     deal = read_deal(text, scene, languages_from(language)) if scene is not None else None
     if deal is not None:
         return deal
+    opened = read_unlock(text, scene, languages_from(language)) if scene is not None else None
+    if opened is not None:  # the key carried: no roll (engine.gm.locks)
+        return opened
     for code in languages_from(language):
         move = classify_in(lexicon(code), text)
         if move is not None:
@@ -127,6 +131,7 @@ def resolve(move: EngineMove, scene: Scene) -> MoveResult:
         "give": handover.give,
         "equip": handover.equip,
         "unequip": handover.unequip,
+        "unlock": space.unlock,
     }
     return handlers[move.kind](move, scene)
 

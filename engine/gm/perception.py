@@ -14,15 +14,16 @@ nobody witnesses what he does.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from engine.gm import acquaintance
 from engine.gm.acquaintance import names_known
 from engine.gm.clues import clue_status
 from engine.gm.scene import Scene
-from engine.gm.seen import witnessed
+from engine.gm.seen import TYPED, witnessed
 from engine.gm.sheet import journal_facts
-from engine.gm.state import GMState, npc_place
+from engine.gm.state import GMEvent, GMState, npc_place
 from engine.gm.trust import TONES, rank, trust_level
 from engine.gm.views import (
     Band,
@@ -44,6 +45,11 @@ from engine.gm.words import lexicon
 from engine.gm.world import TRUST_LEVELS, GameMaster, Npc
 
 LAST_EVENTS = 6
+# What the engine logs for a move of its own (never an answer to a player's words): every other
+# event right after his words (the NPC's reply, the master's closing, a roll, a tool's) is theirs.
+_MOVES = ("go", "arrive", "point", "look", "take", "drop", "wait", "board", "unlock", "whisper")
+_DEALS = ("equip", "unequip", "give", "buy", "sell", "pawn", "redeem", "errand")
+OWN_EVENTS = frozenset(_MOVES + _DEALS)
 MAX_LISTED = 12  # people and things listed by name; the rest are counted
 ERRAND_CHARS = 120
 
@@ -189,20 +195,35 @@ def _errands(scene: Scene) -> tuple[str, ...]:
 
 def _events(gm: GameMaster, state: GMState, character_id: str, lang: str) -> tuple[EventView, ...]:
     """The last events he perceived, each as he perceived it (``engine.gm.seen``): another
-    player's typed input never, an NPC by the name he knows, a sound elsewhere as a sound."""
-    me = state.characters[character_id]
-    out: list[EventView] = []
+    player's typed input never, an NPC by the name he knows, a sound elsewhere as a sound.
+    Only what he perceived counts, and a player's words are one event with what answered
+    them (the events right after his ``action`` event that are no move of their own,
+    ``OWN_EVENTS``): never an event of their own."""
+    out: list[EventView] = []  # newest first
+    tail: list[EventView] = []  # answers read so far that an earlier action may own
     for event in reversed(state.events):
-        band: Band = "seen" if character_id in (event.actor, *event.seen_by) else "heard"
-        lines = witnessed(
-            gm, character_id, event, lang, known=names_known(me), places=me.known_places
-        )
-        if not lines:
-            continue
-        out.append(EventView(event.day, event.time_of_day, " ".join(lines), band))
-        if len(out) == LAST_EVENTS:
+        view = _event_view(gm, state, character_id, event, lang)
+        if event.kind == TYPED and view is not None:
+            answers = " ".join(t.text for t in reversed(tail))
+            out.append(replace(view, text=f"{view.text} {answers}".strip()))
+            tail = []
+        elif event.kind not in OWN_EVENTS and view is not None and len(tail) < LAST_EVENTS:
+            tail.append(view)
+        else:  # the answers were to no action he perceived: each is its own event
+            out += [*tail, *([view] if view is not None else [])]
+            tail = []
+        if len(out) >= LAST_EVENTS:
             break
-    return tuple(reversed(out))
+    return tuple(reversed([*out, *tail][:LAST_EVENTS]))
+
+
+def _event_view(
+    gm: GameMaster, state: GMState, character_id: str, event: GMEvent, lang: str
+) -> EventView | None:
+    me = state.characters[character_id]
+    band: Band = "seen" if character_id in (event.actor, *event.seen_by) else "heard"
+    lines = witnessed(gm, character_id, event, lang, known=names_known(me), places=me.known_places)
+    return EventView(event.day, event.time_of_day, " ".join(lines), band) if lines else None
 
 
 def _pending(scene: Scene) -> PendingView | None:

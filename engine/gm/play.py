@@ -32,7 +32,7 @@ from random import Random
 from typing import Any
 
 from engine.gm.aloud import others_see, private
-from engine.gm.brief import brief
+from engine.gm.brief import brief, master_settings
 from engine.gm.closure_rules.actions import action_clauses, tell_first
 from engine.gm.delivery import delivered_to
 from engine.gm.dice import Roll
@@ -118,10 +118,8 @@ async def play_gm_action(
     if character_id not in gm_state.characters:
         known = ", ".join(gm_state.characters) or "none"
         raise GMError(f"unknown character '{character_id}' (the world has: {known})")
-    run, first = (
-        _Run(world, new, character_id, action, provider, clock, language),
-        gm_state.next_event,
-    )
+    first = gm_state.next_event
+    run = _Run(world, new, character_id, action, provider, clock, language)
     result = await run.play()
     result.location = gm_state.characters[character_id].location
     result.delivered_to = delivered_to(world, result, character_id, first)  # by perception
@@ -159,7 +157,7 @@ class _Run:
             self.gm, self.gm_state, character_id, values=state.values, language=world.language
         )
         self.context = scene_context(view)
-        self.request = ChatRequest.from_settings([], None, world.settings)
+        self.request = ChatRequest.from_settings([], None, master_settings(world.settings))
 
     @property
     def live(self) -> bool:
@@ -341,10 +339,13 @@ class _Run:
         told = tell_first(text, rest, scene.lex.language)  # the rest waits (issue 34 §2)
         turn = await self.run_master(scene, told, [], talk)
         self.absorb(done, turn)
-        if talk is not None:
-            await self.settle_talk(scene, talk, done)
-        rule_moves(scene, done.changes, talk)
-        done.narration = narrate(self.gm_state, self.character_id, turn.narration, talk, done)
+        if talk is not None and turn.fallback:
+            done.narration = self.talk_instead(scene, talk, done)
+        else:
+            if talk is not None:
+                await self.settle_talk(scene, talk, done)
+            rule_moves(scene, done.changes, talk)
+            done.narration = narrate(self.gm_state, self.character_id, turn.narration, talk, done)
         done.narration += _one_at_a_time(rest, scene.lex.language)
         done.suggestions = _suggestions(rest, turn.suggestions)
         return done
@@ -366,6 +367,13 @@ class _Run:
         )
         self.state.gm = self.gm_state = scene.state  # the tools' changes, whatever object
         return turn
+
+    def talk_instead(self, scene: Scene, talk: TalkTurn, done: GMActionResult) -> str:
+        """The master closed nothing: the NPC answers from its script, not the bare closure."""
+        said = offline_talk(scene, talk)  # its trust moves included (issue 37 §3)
+        done.events.extend(said.events)
+        done.changes.update(said.changes)
+        return said.narration
 
     async def settle_talk(self, scene: Scene, talk: TalkTurn, done: GMActionResult) -> None:
         """The free checks on the NPC's bubble: one rewrite request, kept if it passes."""

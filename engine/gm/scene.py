@@ -46,6 +46,8 @@ MoveKind = Literal[
     "give",
     "equip",
     "unequip",
+    # issue 33: a lock opened with the key carried (engine.gm.locks)
+    "unlock",
 ]
 MOVE_KINDS: tuple[str, ...] = get_args(MoveKind)
 ResultKind = Literal["engine", "refused", "ask"]

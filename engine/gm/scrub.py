@@ -11,8 +11,10 @@ What counts is the plain worlds' lexical rule (``engine.directive_syntax``) with
 head need not name a declared variable, since here no directive names anything the engine
 applies. So every ``[head: body]`` (a head of up to ``MAX_HEAD`` characters without ``[ ] { }
 " :`` or a line break, a body closing as a plain world's does) is removed, and so are thinking
-and ``<UpdateVariable>`` blocks; the text around is tidied as the plain parser tidies it
-(``engine.text_tidy``). Text holding none is returned unchanged.
+and ``<UpdateVariable>`` blocks, the blocks Fabula's own prompts are written in
+(``<current-state>``…, ``engine.directive_syntax.ENGINE_BLOCKS``) and a directive the end of the
+text cut off (``[health: -1``; issue 37 §5); the text around is tidied as the plain parser tidies
+it (``engine.text_tidy``). Text holding none is returned unchanged.
 
 ``strip_all`` cleans a tool call's arguments (``engine.gm.tools.execute``: narration, bubbles,
 suggestions, memories, hooks, rumours, facts); ``scrub_result`` is the last gate of an action
@@ -29,9 +31,11 @@ from engine.directive_syntax import (
     CLOSE,
     FOUND,
     MAX_HEAD,
+    MORE,
     BodyScan,
     close_pattern,
     fallback_close,
+    is_stray,
     scan_tag,
 )
 from engine.gm.result import GMActionResult
@@ -65,6 +69,8 @@ def _directive_end(text: str, start: int) -> int:
         status, tag = scan_tag(text, start, True)
         if status != FOUND or tag is None:
             return -1
+        if is_stray(tag):  # an engine block's closing tag alone
+            return tag.end()
         done = close_pattern(tag.group(1)).search(text, tag.end())
         return done.end() if done is not None else len(text)
     head = _HEAD.match(text, start)
@@ -72,7 +78,10 @@ def _directive_end(text: str, start: int) -> int:
         return -1
     status, index = BodyScan().scan(text, head.end(), True)
     if status != CLOSE:
-        index = fallback_close(text, head.end(), min(index, len(text)))
+        end = fallback_close(text, head.end(), min(index, len(text)))
+        if end < 0 and status == MORE:  # cut off by the end of the text: "[health: -1"
+            return len(text)
+        index = end
     return index + 1 if index >= 0 else -1
 
 

@@ -10,8 +10,9 @@ character has not discovered is never named in a refusal ("somewhere you don't k
 from __future__ import annotations
 
 from engine.gm.hooks import fire_hooks, told
+from engine.gm.locks import key_carried, open_lock, openable
 from engine.gm.scene import EngineMove, MoveResult, Scene
-from engine.gm.state import advance_clock
+from engine.gm.state import GMEvent, advance_clock
 from engine.gm.words import lookup, match_names
 from engine.gm.world import Exit, Point
 
@@ -32,7 +33,8 @@ def go(move: EngineMove, scene: Scene) -> MoveResult:
         way = next((e for e in scene.exits() if e.direction == direction), None)
         if way is None:
             name = lex.name("directions", direction)
-            return _refused(scene, "no_exit", direction=name)
+            toward = lex.name("toward", direction)
+            return _refused(scene, "no_exit", direction=name, toward=toward)
         return through(scene, way)
     return _go_to_name(scene, target)
 
@@ -92,27 +94,23 @@ def _refused(scene: Scene, template: str, **values: str) -> MoveResult:
 
 
 def through(scene: Scene, way: Exit) -> MoveResult:
-    """Take an exit: the character, the clock and the log move; the new place is described."""
-    lex, me, origin = scene.lex, scene.me, scene.location
+    """Take an exit: the character, the clock and the log move; the new place is described.
+    A locked way is refused, unless the character carries its key: he opens it and goes."""
+    lex, origin = scene.lex, scene.location
     destination = scene.place_name(way.to)
+    direction, toward = lex.name("directions", way.direction), lex.name("toward", way.direction)
+    lines: list[str] = []
+    events: list[GMEvent] = []
+    changes: dict[str, object] = {}
+    if way.locked and key_carried(scene, way) is None:  # "abajo", not "hacia el abajo" (es)
+        refusal = lex.t("locked", direction=direction, toward=toward, place=destination)
+        return MoveResult("refused", refusal)
     if way.locked:
-        direction = lex.name("directions", way.direction)
-        return MoveResult("refused", lex.t("locked", direction=direction, place=destination))
-    wl = scene.world_lex
-    events = [
-        scene.log(
-            "go",
-            "ev_go",
-            direction=wl.name("directions", way.direction),
-            place=destination,
-            data={"from": origin.id, "to": way.to},
-        )
-    ]
-    me.previous, me.location, me.point = origin.id, way.to, None
-    if way.to not in me.known_places:
-        me.known_places.append(way.to)
-    changes: dict[str, object] = {"location": {"from": origin.id, "to": way.to}}
-    lines = [lex.t("go", direction=lex.name("directions", way.direction), place=destination)]
+        line, event, changes = open_lock(scene, way)
+        lines, events = [line], [event]
+    events.append(_step(scene, way, destination))
+    changes["location"] = {"from": origin.id, "to": way.to}
+    lines.append(lex.t("go", direction=direction, toward=toward, place=destination))
     if way.travel:
         before = scene.state.clock.model_dump(mode="json", by_alias=True)
         scene.state.clock = advance_clock(scene.state.clock, way.travel)
@@ -124,6 +122,42 @@ def through(scene: Scene, way: Exit) -> MoveResult:
     events += hooks
     lines += [describe(scene, titled=False), *(told(e) for e in hooks)]  # "to X" named it
     return MoveResult("engine", " ".join(lines), events, changes, suggest(scene))
+
+
+def _step(scene: Scene, way: Exit, destination: str) -> GMEvent:
+    """Log the going, then move the character (who now knows the place)."""
+    me, origin, wl = scene.me, scene.location, scene.world_lex
+    event = scene.log(
+        "go",
+        "ev_go",
+        direction=wl.name("directions", way.direction),
+        toward=wl.name("toward", way.direction),
+        place=destination,
+        data={"from": origin.id, "to": way.to},
+    )
+    me.previous, me.location, me.point = origin.id, way.to, None
+    if way.to not in me.known_places:
+        me.known_places.append(way.to)
+    return event
+
+
+def unlock(move: EngineMove, scene: Scene) -> MoveResult:
+    """Open a lock here with the key carried (``engine.gm.locks``); which one, when several,
+    by its direction or where it leads."""
+    lex, ways = scene.lex, openable(scene)
+    if len(ways) > 1 and move.target:
+        named = [
+            (w.direction, [lex.name("directions", w.direction), *_names_of_place(scene, w.to)])
+            for w in ways
+        ]
+        found = match_names(lex, move.target, named)
+        ways = [w for w in ways if w.direction in found] or ways
+    if not ways:
+        return MoveResult("refused", lex.t("nothing_locked"))
+    if len(ways) > 1:
+        return MoveResult("ask", lex.t("ambiguous", options=scene.exit_options()))
+    line, event, changes = open_lock(scene, ways[0])
+    return MoveResult("engine", line, [event], changes, suggest(scene))
 
 
 def to_point(scene: Scene, point: Point) -> MoveResult:

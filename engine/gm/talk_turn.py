@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.gm import conversation as talks
+from engine.gm.actor_turn import Acted, play_actor
 from engine.gm.memory import remember
 from engine.gm.scene import Scene
 from engine.gm.state import GMEvent, log_event
@@ -56,6 +57,7 @@ class TalkReply:
     model_calls: int = 0
     usage: Usage = field(default_factory=Usage)
     settled: Settled | None = None
+    acted: Acted | None = None  # the actor's part, when the world plays one
 
 
 def start_talk(scene: Scene, text: str, event: GMEvent) -> TalkTurn | None:
@@ -189,7 +191,31 @@ async def settle_live(
     reply.settled = await settle_reply(scene, turn.script, original, rewrite)
     if reply.settled.rewritten:
         _replace_bubble(scene, events, event, index, reply.settled.text)
+    if scene.gm.settings.actor_model:
+        await _act(scene, turn, events, provider, request, reply)
     return reply
+
+
+async def _act(
+    scene: Scene,
+    turn: TalkTurn,
+    events: list[GMEvent],
+    provider: Provider,
+    request: ChatRequest,
+    reply: TalkReply,
+) -> None:
+    """The actor plays the NPC's settled lines (``engine.gm.actor_turn``); its lines replace
+    them only when they pass."""
+    assert reply.settled is not None
+    acted = await play_actor(scene, turn.script, turn.event, reply.settled.text, provider, request)
+    if acted is None:
+        return
+    reply.acted = acted
+    reply.model_calls += acted.model_calls
+    reply.usage = reply.usage.plus(acted.usage)
+    found = _bubble(events, turn.npc.id)
+    if acted.text is not None and found is not None:
+        _replace_bubble(scene, events, found[0], found[1], acted.text)
 
 
 async def _ask(

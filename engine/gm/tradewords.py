@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from engine.gm import market
 from engine.gm.mentions import folded_spans
+from engine.gm.nouns import definite
 from engine.gm.phrasebook import Phrasebook, load_book
 from engine.gm.scene import Scene
 from engine.gm.world import Item
@@ -37,6 +38,8 @@ def item_text(scene: Scene, book: Phrasebook, item: Item, *, count: bool = False
     name = item.name
     first = name.split()[0].casefold() if name.split() else ""
     if book.language == scene.noun_language(name) and name[:1].islower() and first not in ARTICLES:
+        # "el cáliz de plata", "la llave": the article by the noun's ending (engine.gm.nouns)
+        name = definite(name, book.language, book.language) if book.language == "es" else name
         name = book.t("the", item=name)
     units = market.units(scene.state, item.id)
     return book.t("counted", item=name, count=units) if count and units > 1 else name

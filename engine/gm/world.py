@@ -120,6 +120,7 @@ class GMSettings(GMSchema):
     directors: bool = False  # false: one tool-calling master; true: the three directors
     short_rest: int = Field(default=1, ge=0, le=8)  # times of day a short rest takes (decision 2)
     long_rest: int = Field(default=2, ge=0, le=8)  # times of day a long rest takes
+    actor_model: bool = False  # seed 001 ACTOR_MODEL: a second call plays the NPC's lines
 
 
 class GameClock(GMSchema):
@@ -148,6 +149,7 @@ class Exit(GMSchema):
     direction: Direction
     to: str
     locked: bool = False
+    key: Id | None = None  # the item that opens the lock: carried, it opens at no roll
     hidden: bool = False
     found_by: FoundBy | None = None  # how a search finds a hidden exit
     travel: int = Field(default=0, ge=0, le=8)  # times of day the way takes (decision 2)

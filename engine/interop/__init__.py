@@ -4,7 +4,13 @@ cards V2/V3 (JSON and PNG) and World Info out; the report of what an import did.
 ``import_file`` is the door for uploads; the functions below it are the pieces it routes to.
 """
 
-from engine.interop.cardexport import world_to_card, world_to_card_png
+from engine.interop.cardexport import (
+    GATED_CHOICES,
+    Gated,
+    gated_entries,
+    world_to_card,
+    world_to_card_png,
+)
 from engine.interop.cards import card_to_world
 from engine.interop.common import MAX_IMPORT_BYTES, CardError
 from engine.interop.export import lorebook_entries, world_to_worldinfo
@@ -15,11 +21,14 @@ from engine.interop.report import ReportLine, import_report
 from engine.interop.worldinfo import worldinfo_to_entries, worldinfo_to_world
 
 __all__ = [
+    "GATED_CHOICES",
     "MAX_IMPORT_BYTES",
     "CardError",
+    "Gated",
     "ReportLine",
     "card_to_world",
     "classify_json",
+    "gated_entries",
     "import_file",
     "import_json",
     "import_report",

@@ -24,6 +24,12 @@ from engine.interop.stentry import native_to_book_entry
 from engine.world import Entry, WorldDefinition, export_world
 
 Spec = Literal["v2", "v3"]
+# What becomes of a lorebook entry gated by conditions, which SillyTavern cannot check (it would
+# fire on its keys alone, or always, and its {{macros}} reach the prompt as text): "omit" keeps
+# it out of the book (it rides in the stash, so Fabula gets it back), "disable" puts it in the
+# book switched off, "keep" exports it as it is (the engine's default, for round trips).
+Gated = Literal["keep", "omit", "disable"]
+GATED_CHOICES: tuple[Gated, ...] = ("omit", "disable")
 SPECS: dict[str, tuple[str, str]] = {
     "v2": ("chara_card_v2", "2.0"),
     "v3": ("chara_card_v3", "3.0"),
@@ -137,12 +143,31 @@ def _natural_field(entry: Entry) -> str | None:
 # --- the card ------------------------------------------------------------------------------
 
 
-def world_to_card(world: WorldDefinition, spec: Spec = "v2") -> dict[str, Any]:
+def gated_entries(world: WorldDefinition) -> list[Entry]:
+    """The enabled entries the card's book would hold that only fire under conditions."""
+    return [e for e in plan_card(world).book if e.enabled and e.conditions]
+
+
+def _gate(plan: CardPlan, gated: Gated) -> None:
+    if gated == "omit":
+        plan.aside += [e for e in plan.book if e.enabled and e.conditions]
+        plan.book = [e for e in plan.book if not (e.enabled and e.conditions)]
+    elif gated == "disable":
+        plan.book = [
+            e.model_copy(update={"enabled": False}) if e.conditions else e for e in plan.book
+        ]
+
+
+def world_to_card(
+    world: WorldDefinition, spec: Spec = "v2", gated: Gated = "keep"
+) -> dict[str, Any]:
     """Export ``world`` as a character card JSON (``{"spec", "spec_version", "data"}``).
 
-    Never raises for a valid world; an entry no card field can hold goes to the book.
+    Never raises for a valid world; an entry no card field can hold goes to the book. ``gated``:
+    what becomes of the book's condition-gated entries (see ``Gated``).
     """
     plan = plan_card(world)
+    _gate(plan, gated)
     note = _note(world)
     name, version = SPECS[spec]
     data = _card_data(world, plan, note)
@@ -222,6 +247,9 @@ def _book(world: WorldDefinition, plan: CardPlan, note: dict[str, Any]) -> dict[
         book["recursive_scanning"] = settings.lorebook_recursion_depth > 0
     for key, value in about.items():
         book.setdefault(key, value)
+    # SillyTavern's validateV2 refuses a book without its own (even empty) ``extensions``.
+    extensions = book.get("extensions")
+    book["extensions"] = dict(extensions) if isinstance(extensions, dict) else {}
     book["entries"] = [
         native_to_book_entry(export_entry(entry, uid)) for uid, entry in enumerate(plan.book)
     ]
@@ -273,14 +301,17 @@ def _world_rest(world: WorldDefinition) -> dict[str, Any]:
 
 
 def world_to_card_png(
-    world: WorldDefinition, spec: Spec = "v2", portrait: bytes | None = None
+    world: WorldDefinition,
+    spec: Spec = "v2",
+    portrait: bytes | None = None,
+    gated: Gated = "keep",
 ) -> bytes:
     """The card as a PNG: ``chara`` (V2), plus ``ccv3`` (V3) for a V3 export, like SillyTavern.
 
     ``portrait`` must be a PNG (CardError otherwise); without one a placeholder is drawn.
     """
     image = portrait if portrait is not None else placeholder_png(world.name)
-    cards = [("chara", world_to_card(world, "v2"))]
+    cards = [("chara", world_to_card(world, "v2", gated))]
     if spec == "v3":
-        cards.append(("ccv3", world_to_card(world, "v3")))
+        cards.append(("ccv3", world_to_card(world, "v3", gated)))
     return write_card_png(image, cards)

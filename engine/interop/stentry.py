@@ -79,6 +79,11 @@ STASHED_FIELDS = (
 )
 # Fields whose ``null`` SillyTavern reads as "use my global setting", and Fabula as false.
 NULLABLE_FLAGS = ("caseSensitive", "matchWholeWords")
+# A book entry's top-level ``case_sensitive`` (the V2 spec's field), kept in ``stExtensions``
+# when Fabula took its flag from it: SillyTavern reads only ``extensions.case_sensitive``, so an
+# export whose flag still says the same writes that back as the card had it (null: "ATLAS"
+# still fires for the key "Atlas" there) and the spec's field where it was.
+SPEC_CASE_SENSITIVE = "specCaseSensitive"
 
 # SillyTavern's new-entry template (``newWorldInfoEntryDefinition``): the value of every field
 # an entry leaves out. ``null`` is a value of its own: "use my global setting".
@@ -188,6 +193,7 @@ def book_entry_to_native(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
         native["position"] = 0 if raw.get("position") == "before_char" else 1
     if extensions.get("case_sensitive") is None and raw.get("case_sensitive") is not None:
         native["caseSensitive"] = raw["case_sensitive"]  # the V2 spec's own field
+        native[SPEC_CASE_SENSITIVE] = raw["case_sensitive"]
     if extensions.get("display_index") is None:
         native["displayIndex"] = index
     native["disable"] = raw.get("enabled") is not True
@@ -201,7 +207,7 @@ def native_to_book_entry(record: Mapping[str, Any]) -> dict[str, Any]:
     kept = record.get("extensions")
     extensions: dict[str, Any] = dict(kept) if isinstance(kept, Mapping) else {}
     own = {"uid", "key", "keysecondary", "comment", "content", "constant", "selective"}
-    own |= {"order", "disable", "addMemo", "fabula", "extensions"}
+    own |= {"order", "disable", "addMemo", "fabula", "extensions", SPEC_CASE_SENSITIVE}
     for key, value in record.items():
         if key not in own and key not in _BOOK_EXTENSIONS:
             extensions[to_snake(key)] = value
@@ -209,6 +215,7 @@ def native_to_book_entry(record: Mapping[str, Any]) -> dict[str, Any]:
         extensions[extension_name(key)] = record.get(key, ST_TEMPLATE.get(key))
     if "fabula" in record:
         extensions["fabula"] = record["fabula"]
+    top = _case_sensitive(record, extensions)
     return {
         "id": record.get("uid"),
         "keys": list(record.get("key") or []),
@@ -221,5 +228,18 @@ def native_to_book_entry(record: Mapping[str, Any]) -> dict[str, Any]:
         "enabled": not record.get("disable", False),
         "position": "before_char" if record.get("position", 0) == 0 else "after_char",
         "use_regex": True,
+        **top,
         "extensions": extensions,
     }
+
+
+def _case_sensitive(record: Mapping[str, Any], extensions: dict[str, Any]) -> dict[str, Any]:
+    """The V2 spec's top-level ``case_sensitive``; ``extensions.case_sensitive`` (what
+    SillyTavern applies) goes back to null when the flag is still the one the card's top-level
+    field gave (``SPEC_CASE_SENSITIVE``): the creator's change in Fabula wins, nothing else."""
+    flag = record.get("caseSensitive")
+    spec = record.get(SPEC_CASE_SENSITIVE)
+    if isinstance(spec, bool) and flag == spec:
+        extensions["case_sensitive"] = None
+        return {"case_sensitive": spec}
+    return {"case_sensitive": flag} if isinstance(flag, bool) else {}

@@ -35,6 +35,7 @@ from engine.interop.stentry import (
     LOGIC_ORDER,
     NULLABLE_FLAGS,
     POSITIONS,
+    SPEC_CASE_SENSITIVE,
     ST_ROLES,
     ST_TEMPLATE,
     STASHED_FIELDS,
@@ -346,7 +347,7 @@ def _leftovers(flat: dict[str, Any]) -> dict[str, Any]:
 
 def _flag_unmapped(extra: dict[str, Any], coerce: Coercer, label: str) -> None:
     quiet = {"position", "depth", "role", "probability", "useProbability", "extensions"}
-    quiet |= {"selective", "comment", *NULLABLE_FLAGS}
+    quiet |= {"selective", "comment", SPEC_CASE_SENSITIVE, *NULLABLE_FLAGS}
     names = sorted(k for k, v in extra.items() if k not in quiet and v not in (None, False))
     if names:
         coerce.warn(

@@ -196,6 +196,7 @@ class _EventReader:
             block = event.content_block
             if block.type == "tool_use":
                 self.calls.start(event.index, block.id, block.name)
+                return Chunk(tool_started=block.name)
         elif isinstance(event, RawContentBlockStopEvent):
             call = self.calls.stop(event.index)
             return Chunk(tool_calls=[call]) if call is not None else None

@@ -150,6 +150,9 @@ class Chunk:
     choices: list[str] | None = None  # suggested actions (offline provider)
     finish_reason: str | None = None
     tool_calls: list[ToolCall] | None = None
+    # The name of a tool call whose streaming just began (its arguments still to come), so a
+    # tool loop can say what is being written before the call is whole (issue 37 §1).
+    tool_started: str | None = None
 
 
 @runtime_checkable

@@ -191,6 +191,7 @@ def _choice_chunks(choice: dict[str, Any], calls: OpenAIToolCalls) -> list[Chunk
     delta = choice.get("delta") or {}
     out = [Chunk(text=delta["content"])] if delta.get("content") else []
     complete = calls.feed(delta.get("tool_calls") or ())
+    out += [Chunk(tool_started=name) for name in calls.take_started()]
     if choice.get("finish_reason"):
         complete += calls.finish()
     if complete:

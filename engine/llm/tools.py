@@ -111,6 +111,7 @@ class OpenAIToolCalls:
         self._current: int | None = None
         self._count = 0  # calls seen without an index
         self._ids = 0  # calls closed, for the ids of calls that came without one
+        self.started: list[str] = []  # names of calls begun since the last ``take_started``
 
     def feed(self, deltas: Iterable[Any]) -> list[ToolCall]:
         """Take one delta's pieces; returns the calls they show to be complete."""
@@ -125,10 +126,17 @@ class OpenAIToolCalls:
             pending = self._open.setdefault(index, _Pending())
             pending.id = piece.get("id") or pending.id
             function = piece.get("function") or {}
+            if function.get("name") and not pending.name:
+                self.started.append(function["name"])
             pending.name = function.get("name") or pending.name
             if isinstance(function.get("arguments"), str):
                 pending.arguments.append(function["arguments"])
         return done
+
+    def take_started(self) -> list[str]:
+        """The names of the calls begun since the last time asked."""
+        started, self.started = self.started, []
+        return started
 
     def finish(self) -> list[ToolCall]:
         """Every call still open: the choice finished or the stream ended."""

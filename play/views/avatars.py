@@ -18,7 +18,7 @@ from play.forms import PersonaForm
 from play.personas import clear_persona_avatar, set_persona_avatar
 from play.views.common import AuthedRequest, persona_for, render_page
 from studio.forms.portraits import PortraitForm
-from studio.portraits import PortraitError
+from studio.services import PortraitError
 
 
 @require_POST

@@ -17,7 +17,7 @@ from play import demos, gm, tables
 from play.faces import session_faces
 from play.models import Session
 from play.narrator import narrator
-from studio.assets import resolve_asset_url
+from studio.services import resolve_asset_url
 
 _SAFE_URL_PREFIXES = ("/", "https://", "http://")
 _MAX_PROP_LENGTH = 200

@@ -25,7 +25,7 @@ from play import demos, recordings
 from play.errors import PlayError
 from play.models import Session, WorldDemo
 from play.views.common import AuthedRequest, guest_key, session_for
-from studio.access import get_world_for_user
+from studio.services import get_world_for_user
 
 MAX_DEMO_BYTES = 8 * 1024 * 1024
 

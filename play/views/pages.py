@@ -27,7 +27,7 @@ from play.sessions import delete_session, sessions_of, start_session, world_of
 from play.status import status_of
 from play.views.client import client_config
 from play.views.common import guest_key, render_page, session_for
-from studio.access import get_version_for_user, may_copy_version
+from studio.services import get_version_for_user, may_copy_version
 
 
 @require_GET

@@ -21,8 +21,8 @@ from play.playtests import current_playtest, reset_playtest
 from play.sessions import state_of, world_of
 from play.views.client import client_config
 from play.views.common import AuthedRequest, render_page, session_for
-from studio.access import get_world_for_user
 from studio.models import World
+from studio.services import get_world_for_user
 
 TEMPLATE = "play/playtest.html"
 

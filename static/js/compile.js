@@ -11,6 +11,8 @@
  *   FabulaCompile.compile(files, {entry}) -> {ok, modules: {path: code}, css, errors}
  *     files: {path: source}; errors: [{path, line, column, message}] (1-based line and column;
  *     0/0 when the problem is the file itself, e.g. a missing entry file).
+ *     A JSX element closed by another tag's name (<div>…</p>) is an error too: sucrase
+ *     does not compare them, Babel and tsc do.
  *   FabulaCompile.format(error) -> "path:line:column: message"
  *   FabulaCompile.bundle(modules) -> {code, locate(line, column) -> {path, line, column} | null}
  *     one script of define(path, factory) calls for static/js/sandbox.js's loader.
@@ -91,10 +93,156 @@
         // URL is the CSP's to refuse (script-src), not a module name.
         preserveDynamicImport: true,
       });
-      return { code: out.code };
+      var mismatch = /\.ts$/.test(path) ? null : jsxError(path, source);
+      return mismatch ? { error: mismatch } : { code: out.code };
     } catch (err) {
       return { error: syntaxError(path, err) };
     }
+  }
+
+  // --- JSX tag pairs: sucrase compiles <div>…</p> silently (it never compares the names) ------
+
+  // The names of a JSX element's opening and closing tags must match, as Babel and tsc require.
+  // A small scanner over code that sucrase already parsed: it follows strings, comments,
+  // templates, regexes and braces, takes "<" as JSX only where an expression starts, and gives
+  // up quietly (no error) on anything it does not understand, so it never refuses valid code.
+  var JSX_NAME = /[A-Za-z_$][\w$.:-]*/y;
+  var KEYWORDS = /^(?:return|typeof|case|yield|await|else|in|of|new|void|delete|throw|default|do)$/;
+
+  function Mismatch(at, message) { this.at = at; this.message = message; }
+
+  function skipString(src, i) {
+    var quote = src.charAt(i);
+    for (i += 1; i < src.length; i++) {
+      var c = src.charAt(i);
+      if (c === "\\") i += 1;
+      else if (c === quote) return i + 1;
+      else if (c === "\n" && quote !== "`") return -1;
+      else if (quote === "`" && c === "$" && src.charAt(i + 1) === "{") {
+        i = scanCode(src, i + 2, true);
+        if (i < 0) return -1;
+      }
+    }
+    return -1;
+  }
+
+  function skipRegex(src, i) {
+    var inClass = false;
+    for (i += 1; i < src.length; i++) {
+      var c = src.charAt(i);
+      if (c === "\\") i += 1;
+      else if (c === "[") inClass = true;
+      else if (c === "]") inClass = false;
+      else if (c === "/" && !inClass) return i + 1;
+      else if (c === "\n") return -1;
+    }
+    return -1;
+  }
+
+  // Code up to the "}" closing the braces it started in (toBrace) or the end; the index after it.
+  function scanCode(src, i, toBrace) {
+    var depth = 0;
+    var value = false; // the last token ends a value: "<" and "/" are operators after it
+    while (i < src.length) {
+      var c = src.charAt(i);
+      var next = src.charAt(i + 1);
+      if (/\s/.test(c)) { i += 1; continue; }
+      if (c === "/" && next === "/") { i = src.indexOf("\n", i); if (i < 0) return src.length; continue; }
+      if (c === "/" && next === "*") { i = src.indexOf("*/", i + 2); if (i < 0) return -1; i += 2; continue; }
+      if (c === "'" || c === '"' || c === "`") { i = skipString(src, i); if (i < 0) return -1; value = true; continue; }
+      if (c === "/" && !value) { i = skipRegex(src, i); if (i < 0) return -1; value = true; continue; }
+      if (c === "<" && !value) {
+        var end = parseElement(src, i);
+        if (end > 0) { i = end; value = true; continue; }
+      }
+      if (/[\w$]/.test(c)) {
+        var word = /[\w$]+/y;
+        word.lastIndex = i;
+        var w = word.exec(src)[0];
+        i += w.length;
+        value = !KEYWORDS.test(w);
+        continue;
+      }
+      if (c === "{" || c === "(" || c === "[") depth += 1;
+      if (c === "}" || c === ")" || c === "]") {
+        if (depth === 0) return toBrace && c === "}" ? i + 1 : -1;
+        depth -= 1;
+      }
+      value = c === ")" || c === "]" || c === "}";
+      i += 1;
+    }
+    return toBrace ? -1 : i;
+  }
+
+  function skipSpace(src, i) {
+    while (i < src.length && /\s/.test(src.charAt(i))) i += 1;
+    return i;
+  }
+
+  function tagName(src, i) {
+    JSX_NAME.lastIndex = i;
+    var m = JSX_NAME.exec(src);
+    return m ? m[0] : "";
+  }
+
+  // The element starting at src[i] === "<": the index after it, or -1 when this is no JSX.
+  function parseElement(src, i) {
+    var name = tagName(src, i + 1);
+    if (!name && src.charAt(i + 1) !== ">") return -1;
+    var at = skipSpace(src, i + 1 + name.length);
+    if (name && /^(,|extends\b)/.test(src.slice(at, at + 8))) return -1; // <T,>() => … in .tsx
+    var afterEquals = false;
+    while (at < src.length && src.charAt(at) !== ">" && src.slice(at, at + 2) !== "/>") {
+      var c = src.charAt(at);
+      if (c === "{") at = scanCode(src, at + 1, true);
+      else if (c === '"' || c === "'") at = skipString(src, at);
+      else if (c === "<" && afterEquals) at = parseElement(src, at); // <a icon=<b /> />
+      else if (/[\w$:.-]/.test(c) || c === "=") at += 1;
+      else return -1;
+      if (at < 0) return -1;
+      afterEquals = c === "=";
+      at = skipSpace(src, at);
+    }
+    if (at >= src.length) return -1;
+    if (src.charAt(at) === "/") return at + 2;
+    return parseChildren(src, at + 1, name, i);
+  }
+
+  function parseChildren(src, at, name, start) {
+    while (at < src.length) {
+      var c = src.charAt(at);
+      if (c === "{") {
+        at = scanCode(src, at + 1, true);
+        if (at < 0) return -1;
+      } else if (c === "<" && src.charAt(at + 1) === "/") {
+        var close = tagName(src, skipSpace(src, at + 2));
+        var end = src.indexOf(">", at);
+        if (end < 0) return -1;
+        if (close !== name) {
+          var open = "<" + name + ">";
+          throw new Mismatch(at, "Expected corresponding JSX closing tag for " + open + " (opened at " +
+            lineColumn(src, start).line + ":" + lineColumn(src, start).column + "), found </" + close + ">");
+        }
+        return end + 1;
+      } else if (c === "<") {
+        at = parseElement(src, at);
+        if (at < 0) return -1;
+      } else {
+        at += 1;
+      }
+    }
+    return -1;
+  }
+
+  function jsxError(path, source) {
+    try {
+      scanCode(source, 0, false);
+    } catch (e) {
+      if (!(e instanceof Mismatch)) return null;
+      var where = lineColumn(source, e.at);
+      return { path: path, line: where.line, column: where.column, message: e.message };
+    }
+    return null;
   }
 
   function compile(files, options) {

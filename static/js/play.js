@@ -575,6 +575,7 @@
     this.upsert(message);
     this.streamingId = message.id;
     this.streamText = message.content || "";
+    this.gmStatus = ""; // the master's current step (a status frame), until text arrives
     this.lastSeq = 0;
     this.choices = [];
     this.renderChoices();
@@ -601,6 +602,15 @@
     this.queueStreamRender();
   };
 
+  // A step of the master's turn (play.gm_steps, issue 37): shown in the reply being written,
+  // in the player's words, until its narration starts; text only, never HTML.
+  PlayClient.prototype.on_status = function (frame) {
+    if (this.streamingId === null) return;
+    if (frame.message_id && frame.message_id !== this.streamingId) return;
+    this.gmStatus = String(frame.text || "");
+    this.queueStreamRender();
+  };
+
   PlayClient.prototype.on_message_done = function (frame) {
     var message = frame.message;
     if (!message || !message.id) return;
@@ -609,6 +619,7 @@
     if (this.streamingId === message.id) {
       this.streamingId = null;
       this.streamText = "";
+      this.gmStatus = "";
       this.setStreaming(false);
     }
     if (message.role === "assistant" && Array.isArray(message.choices) && this.isLast(message.id)) {
@@ -907,6 +918,12 @@
     }
     var near = this.nearBottom();
     body.innerHTML = md.render(this.streamText);
+    if (!this.streamText && this.gmStatus) {
+      var step = el("p", "msg-status", this.gmStatus);
+      step.setAttribute("data-gm-step", "");
+      step.setAttribute("aria-live", "polite");
+      body.appendChild(step);
+    }
     appendCaret(body);
     if (near) this.scrollToBottom(true);
   };

@@ -183,11 +183,15 @@
     checkTimer = window.setTimeout(check, 350);
   }
 
+  // A good compile of what was typed starts a new preview: the errors the old one reported at
+  // run time are stale from then on (they come back if the new one reports them again).
   function check() {
     compileErrors = compileAll();
-    show();
-    if (livePending && !compileErrors.length) livePreview();
+    var live = livePending && !compileErrors.length;
     livePending = false;
+    if (live) runtimeErrors = [];
+    show();
+    if (live) livePreview();
   }
 
   function showInTree(all) {

@@ -19,7 +19,7 @@ from engine.evals.judge import ModelJudge, OfflineJudge
 from engine.evals.labelled import load_labelled
 from engine.llm.base import Usage
 from engine.world import WorldDefinition
-from play.providers import ProviderConfig
+from play.services import ProviderConfig
 from studio.demo import demo_definition, gm_demo_definition
 from studio.evaluations import choices, spending
 from studio.evaluations.models import Evaluation

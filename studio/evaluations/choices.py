@@ -17,9 +17,8 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext
 
-from play.crypto import decrypt_secret
 from play.models import PROVIDERS, ProviderSetting
-from play.providers import ProviderConfig
+from play.services import ProviderConfig, decrypt_secret
 
 OFFLINE = "offline"
 MAX_MODEL_NAME = 200

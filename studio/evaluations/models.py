@@ -12,6 +12,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from studio.evaluations.stops import stop_reason
+
 KINDS = ("route", "auto")
 STATUSES = ("queued", "running", "done", "cancelled", "budget", "failed", "stale")
 FINAL = ("done", "cancelled", "budget", "failed", "stale")
@@ -66,8 +68,6 @@ class Evaluation(models.Model):
     @property
     def stop_reason(self) -> str:
         """Why the site key's quota or budget stopped the run, in the reader's language."""
-        from studio.evaluations.spending import stop_reason
-
         return stop_reason(self.error)
 
 

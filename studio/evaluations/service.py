@@ -6,15 +6,14 @@ words in its secrets when asked (engine.evals.secrets), creates every game row a
 run; a run on the site's key that would not fit in what is left today is refused first
 (studio.evaluations.spending, ``Refused``). ``cancel_evaluation`` stops it: actions in flight
 finish, no new one starts.
-``progress_of`` counts actions per game for the live progress bar; a game that ended early
-(failed, stopped) counts as complete, so the bar always reaches its end.
+``progress_of`` counts actions per game for the live progress bar; a game that failed counts as
+complete, one stopped from outside counts what it played.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from decimal import Decimal
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -25,33 +24,17 @@ from engine.evals.secrets import plant_canaries
 from engine.world import export_world, load_world
 from studio.evaluations.choices import key_label
 from studio.evaluations.models import GAME_ENDED, Evaluation, EvaluationGame
+from studio.evaluations.request import Request as Request
 from studio.evaluations.spending import check_start
-from studio.models import World, WorldVersion
+from studio.models import World
 from studio.worlds import export_world_json
 
 
-@dataclass(frozen=True)
-class Request:
-    """What the start form asked for, cleaned."""
-
-    kind: str
-    model_keys: list[str]
-    version: WorldVersion | None = None
-    route: list[str] = field(default_factory=list)
-    games: int = 1
-    actions: int = 10
-    player: str = "offline"
-    judge: str = "detectors"
-    budget: Decimal = Decimal("1")
-    secrets: list[str] = field(default_factory=list)
-    canaries: bool = True
-
-
 def start_evaluation(user: Any, world: World, asked: Request) -> Evaluation:
-    """Create the run and its games, then queue it (run at once in embedded mode).
+    """Create the run and its games, then queue it (embedded mode: studio.evaluations.background).
 
     Raises ``spending.Refused`` for a run on the site's key that would not fit today."""
-    from studio.evaluations.tasks import run_evaluation
+    from studio.evaluations.background import launch
 
     seed = random.SystemRandom().randrange(1, 2**31)
     definition = asked.version.definition if asked.version else export_world_json(world)
@@ -84,7 +67,7 @@ def start_evaluation(user: Any, world: World, asked: Request) -> Evaluation:
             for m in range(len(asked.model_keys))
             for n in range(evaluation.games)
         )
-    run_evaluation.delay(evaluation.pk)
+    launch(evaluation.pk)
     evaluation.refresh_from_db()
     return evaluation
 
@@ -126,7 +109,9 @@ class Progress:
 
 
 def progress_of(evaluation: Evaluation) -> Progress:
-    """Actions played per game (one query); ended games count in full."""
+    """Actions played per game (one query). A game that ended early on its own (failed)
+    counts in full; one stopped from outside (cancelled, budget, stale) counts what it played,
+    so a run cancelled after 6 of 48 actions reads 6 / 48."""
     rows = evaluation.game_rows.annotate(played=Count("action_rows")).order_by(
         "model_index", "number"
     )
@@ -134,7 +119,8 @@ def progress_of(evaluation: Evaluation) -> Progress:
     games = []
     for game in rows:
         total = evaluation.actions
-        done = total if game.status in GAME_ENDED else min(total, game.played)
+        ended = game.status in GAME_ENDED and game.status != "stopped"
+        done = total if ended else min(total, game.played)
         label = key_label(str(keys[game.model_index])) if game.model_index < len(keys) else "?"
         games.append(GameProgress(game.pk, label, game.number, done, total, game.status))
     return Progress(sum(g.done for g in games), sum(g.total for g in games), games)

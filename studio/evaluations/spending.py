@@ -28,19 +28,19 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from engine.llm.base import ChatRequest, Chunk, Provider
-from play import quota
 from play.models import DailyActionCount
-from play.providers import ProviderConfig, build_provider
+from play.services import ProviderConfig, build_provider, quota
+from studio.evaluations.stops import REASON_PREFIX as REASON_PREFIX
+from studio.evaluations.stops import stop_reason as stop_reason
 
 if TYPE_CHECKING:
-    from studio.evaluations.service import Request
+    from studio.evaluations.request import Request
 
 SITE = "site:"
 # An estimate, not a bound: a game master's action is typically a tool call, then log_event.
 MASTER_CALLS = 1
 GM_MASTER_CALLS = 2
 GOING = ("queued", "running")
-REASON_PREFIX = "quota:"
 
 
 class Refused(Exception):
@@ -219,22 +219,3 @@ def stop_for_quota(evaluation_id: int, reason: str) -> None:
             row.error = REASON_PREFIX + reason
             row.save(update_fields=["status", "finished", "error", "updated"])
         row.game_rows.exclude(status__in=GAME_ENDED).update(status="stopped")
-
-
-def stop_reason(error: str) -> str:
-    """What the run's page says of a run the quota or the budget stopped ('' otherwise)."""
-    reason = error.removeprefix(REASON_PREFIX) if error.startswith(REASON_PREFIX) else ""
-    if reason == "site":
-        return gettext(
-            "Stopped: the site's key has spent today's budget. It comes back at midnight UTC."
-        )
-    if reason == "new":
-        return gettext(
-            "Stopped: your new account's first-day actions on the site's key are used up."
-        )
-    if reason == "user":
-        return gettext(
-            "Stopped: your actions on the site's key are used up for today. They come back "
-            "at midnight UTC."
-        )
-    return ""

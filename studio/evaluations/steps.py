@@ -26,15 +26,21 @@ from django.utils import timezone
 from engine.evals.classify import classify_step
 from engine.evals.detectors import Context
 from engine.evals.judge import Judge, ModelJudge, OfflineJudge
-from engine.evals.player import ModelPlayer, ScriptedPlayer
-from engine.evals.runner import Table, first_character, move_rng, next_move, play_step
+from engine.evals.player import ModelPlayer, ScriptedPlayer, break_schedule
+from engine.evals.runner import (
+    ActionFailed,
+    Table,
+    first_character,
+    move_rng,
+    next_move,
+    play_step,
+)
 from engine.evals.secrets import collect_secrets
-from engine.evals.transcript import Step
-from engine.llm.base import Usage
+from engine.evals.transcript import Finding, Step
+from engine.llm.base import ProviderError, Usage
 from engine.session import Message, SessionState
 from engine.world import WorldDefinition, load_world
-from play.locks import lock_backend
-from play.providers import ProviderConfig
+from play.services import ProviderConfig, lock_backend
 from studio.evaluations import choices, spending
 from studio.evaluations.models import GAME_ENDED, Evaluation, EvaluationAction, EvaluationGame
 
@@ -61,6 +67,7 @@ class Plan:
     secrets: tuple[str, ...] = ()
     seed: int = 0
     number: int = 0
+    breaking: bool = False  # the game's break schedule makes this move a break attempt
     # What each request to the site's key counts against (studio.evaluations.spending).
     limits: dict[str, int] = field(default_factory=dict)
 
@@ -144,6 +151,7 @@ def _plan(evaluation: Evaluation, game: EvaluationGame, index: int) -> Plan:
         secrets=tuple(str(s) for s in evaluation.secrets),
         seed=evaluation.seed,
         number=game.number,
+        breaking=index in break_schedule(evaluation.seed, game.number, evaluation.actions),
         limits=spending.owner_limits(evaluation.owner),
     )
 
@@ -193,12 +201,26 @@ async def play(plan: Plan) -> Outcome:
         for s in plan.earlier
         for m in (Message("user", s.action), Message("assistant", s.narration))
     ]
-    played = await play_step(table, plan.state, history, text, index=plan.index, tactic=tactic)
+    try:
+        played = await play_step(table, plan.state, history, text, index=plan.index, tactic=tactic)
+    except (ActionFailed, ProviderError) as exc:
+        exc.move = (text, tactic)  # type: ignore[attr-defined]  # the failure keeps the move
+        raise
     secrets = collect_secrets(plan.world, character, plan.secrets)
     ctx = Context(plan.world, character, tuple(secrets))
-    findings, judged = await classify_step(ctx, played.step, plan.earlier, _judge(plan))
+    findings, judged = await _classify(ctx, played.step, plan)
     played.step.findings = findings
     return Outcome(played.step, played.state, extra.plus(judged))
+
+
+async def _classify(ctx: Context, step: Step, plan: Plan) -> tuple[list[Finding], Usage]:
+    """Detectors and judge; a judge that fails is not the evaluated model's fault, so the
+    played step is kept, classified by the free detectors alone, with the judge's error."""
+    try:
+        return await classify_step(ctx, step, plan.earlier, _judge(plan))
+    except ProviderError as exc:
+        step.judge_error = exc.message[:500] or "the judge failed"
+        return await classify_step(ctx, step, plan.earlier, OfflineJudge())
 
 
 async def _move(plan: Plan, character: str | None) -> tuple[str, str | None, Usage]:
@@ -211,7 +233,7 @@ async def _move(plan: Plan, character: str | None) -> tuple[str, str | None, Usa
         else ScriptedPlayer()
     )
     rng = move_rng(plan.seed, plan.number, plan.index)
-    move = await next_move(player, plan.world, plan.state, character, last, rng)
+    move = await next_move(player, plan.world, plan.state, character, last, rng, plan.breaking)
     return move.text, move.tactic, move.usage
 
 
@@ -244,9 +266,14 @@ def record(plan: Plan, outcome: Outcome) -> bool:
     return True
 
 
-def record_failure(game_id: int, index: int, message: str, action: str = "") -> None:
-    """The action could not be played (retries spent): keep why, and end the game."""
-    step = Step(index=index, action=action, error=message[:500] or "the action failed")
+def record_failure(
+    game_id: int, index: int, message: str, action: str = "", tactic: str | None = None
+) -> None:
+    """The action could not be played (retries spent): keep why and the player's move (its
+    text and tactic, for the export), and end the game."""
+    step = Step(
+        index=index, action=action, tactic=tactic, error=message[:500] or "the action failed"
+    )
     with transaction.atomic():
         EvaluationAction.objects.get_or_create(
             game_id=game_id,

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from engine.evals.runner import ActionFailed
 from engine.llm.base import ProviderError
-from play.locks import lock_ttl_ms
+from play.services import lock_ttl_ms
 from studio.evaluations.agreement import measure_agreement
 from studio.evaluations.choices import ChoiceError
 from studio.evaluations.models import GAME_ENDED, Evaluation
@@ -99,7 +99,8 @@ def play_action(self: Any, game_id: int, index: int) -> str:
     except (ActionFailed, ProviderError) as exc:
         if getattr(exc, "retryable", False) and self.request.retries < self.max_retries:
             return str(_retry(self, exc))
-        record_failure(game_id, index, getattr(exc, "message", str(exc)))
+        action, tactic = getattr(exc, "move", ("", None))  # set by steps.play: the move made
+        record_failure(game_id, index, getattr(exc, "message", str(exc)), action, tactic)
         what = "failed"
     except ChoiceError as exc:
         record_failure(game_id, index, str(exc))
@@ -128,11 +129,12 @@ def finish_evaluation(self: Any, evaluation_id: int) -> str:
     except ProviderError as exc:
         if exc.retryable and self.request.retries < self.max_retries:
             return str(_retry(self, exc))
-        Evaluation.objects.filter(pk=evaluation_id, agreement=None).update(
+        # ``agreement=None`` on a JSON field matches JSON null, not SQL NULL: never a row.
+        Evaluation.objects.filter(pk=evaluation_id, agreement__isnull=True).update(
             agreement={"error": exc.message}
         )
     except ChoiceError as exc:
-        Evaluation.objects.filter(pk=evaluation_id, agreement=None).update(
+        Evaluation.objects.filter(pk=evaluation_id, agreement__isnull=True).update(
             agreement={"error": str(exc)}
         )
     done = Evaluation.objects.filter(pk=evaluation_id, status__in=("queued", "running"))

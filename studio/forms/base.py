@@ -14,12 +14,15 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.utils import pretty_name
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from pydantic.alias_generators import to_camel
 
 from engine.jsonguard import MAX_JSON_DEPTH, nesting_depth
 from studio.labels import label_of
+from studio.messages import translated_line
 
 _SPLIT = re.compile(r"[,\n]")
 _PATH_HEAD = re.compile(r"[.\[]")
@@ -125,21 +128,57 @@ def set_choices(form: forms.BaseForm, name: str, options: list[tuple[str, Any]])
     field.choices = options
 
 
+def required_message(label: Any) -> str:
+    """“Name is required.”: the error of an empty required box names the box (issue 35 §2).
+
+    Made when the form is (in the request's language), so it need not be lazy.
+    """
+    return gettext("{field} is required.").format(field=label)
+
+
+def _blank(value: Any) -> bool:
+    return value is None or not str(value).strip()
+
+
 class EngineForm(forms.Form):
     """A form whose cleaned data becomes world JSON and whose errors come from the engine.
 
     Field names are the engine's snake_case attributes; ``json_keys`` overrides the camelCase
-    key where ``to_camel`` gets it wrong, and ``local_fields`` never reach the JSON.
+    key where ``to_camel`` gets it wrong, and ``local_fields`` never reach the JSON. A form with
+    both a name and an id box refuses both empty (the service would make a junk item named
+    after the noun), and ``required_text`` boxes refuse blank text.
     """
 
     json_keys: ClassVar[dict[str, str]] = {}
     local_fields: ClassVar[tuple[str, ...]] = ()
+    required_text: ClassVar[tuple[str, ...]] = ()
     required_css_class = "required"
 
-    def __init__(self, *args: Any, initial_data: Mapping[str, Any] | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        initial_data: Mapping[str, Any] | None = None,
+        draft: bool = False,
+        **kwargs: Any,
+    ):
         if initial_data is not None:
             kwargs["initial"] = self.initial_from(initial_data)
         super().__init__(*args, **kwargs)
+        self.draft = draft  # previewed while typed, never saved: nothing need be filled in yet
+        for name, field in self.fields.items():
+            field.error_messages["required"] = required_message(field.label or pretty_name(name))
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.draft:
+            return cleaned
+        named = {"name", "id"} <= self.fields.keys() and not {"name", "id"} & self.errors.keys()
+        if named and _blank(cleaned.get("name")) and _blank(cleaned.get("id")):
+            self.add_error("name", required_message(self.fields["name"].label))
+        for name in self.required_text:
+            if name not in self.errors and _blank(cleaned.get(name)):
+                self.add_error(name, required_message(self.fields[name].label))
+        return cleaned
 
     @classmethod
     def json_key(cls, name: str) -> str:
@@ -165,7 +204,7 @@ class EngineForm(forms.Form):
     def add_engine_errors(self, errors: Iterable[str]) -> None:
         """Put each ``path: message`` of a WorldValidationError on the field it names."""
         by_key = {self.json_key(name): name for name in self.fields}
-        for line in errors:
+        for line in map(translated_line, errors):
             path, _sep, message = line.partition(": ")
             head = _PATH_HEAD.split(path, maxsplit=1)[0]
             name = by_key.get(head)

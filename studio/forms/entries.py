@@ -22,6 +22,12 @@ SECONDARY_LOGIC = (
     ("NOT_ANY", _("NOT ANY: a primary keyword and none of these")),
     ("NOT_ALL", _("NOT ALL: a primary keyword, unless all of these match too")),
 )
+# Issue 35 §1: only chat-history reads keywords; every other section is sent on every turn.
+AUTO_SECTION = _("Automatic: chat history if it has keywords, else system presets")
+SECTION_HELP = _(
+    "Keywords only work in chat history: an entry there is sent when the chat mentions one. "
+    "Every other section is sent on every turn, whatever its keywords."
+)
 TAG_COLORS = (
     "gray",
     "red",
@@ -49,7 +55,12 @@ def folder_choices(world: World, current: str | None = None) -> list[tuple[str, 
 class EntryForm(StructuredForm):
     id = forms.CharField(label=_("ID"), required=False, max_length=120, help_text=ID_HELP)
     name = forms.CharField(label=_("Name"), required=False, max_length=300)
-    section = forms.ChoiceField(label=_("Section"), choices=choices(SECTIONS))
+    section = forms.ChoiceField(
+        label=_("Section"),
+        required=False,
+        choices=[("", AUTO_SECTION), *choices(SECTIONS)],
+        help_text=SECTION_HELP,
+    )
     position = forms.IntegerField(label=_("Position in section"), initial=0)
     role = forms.ChoiceField(label=_("Role"), choices=choices(ENTRY_ROLES), initial="custom")
     api_role = forms.ChoiceField(label=_("API role"), choices=choices(API_ROLES))
@@ -98,6 +109,7 @@ class EntryForm(StructuredForm):
     folder_id = forms.ChoiceField(label=_("Folder"), required=False)
 
     json_parts = ("conditions",)
+    required_text = ("content",)
 
     def __init__(self, world: World, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, pickers=load_pickers(world), **kwargs)
@@ -118,6 +130,12 @@ class EntryForm(StructuredForm):
 
     def clean_folder_id(self) -> str | None:
         return self.cleaned_data["folder_id"] or None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not cleaned.get("section"):
+            cleaned["section"] = "chat-history" if cleaned.get("keywords") else "system-presets"
+        return cleaned
 
 
 class EntryFilterForm(forms.Form):

@@ -104,6 +104,7 @@ TRIGGER_BOXES = tuple(
 _IDS = frozenset({"variable_id", "directive_id", "track_id", "entry_id", "rule_id", "action_id"})
 _WHOLE = frozenset({"depth", "duration", "at_turn", "every_n_turns"})
 ENABLE = (("true", _("Turn on")), ("false", _("Turn off")))
+NO_ACTIONS = _("Actions: add at least one action under “Then”, or the rule does nothing.")
 
 
 def labelled(values: tuple[str, ...], labels: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -317,6 +318,12 @@ class RuleForm(StructuredForm):
                     number_text(value) if name == "threshold" else value
                 )
         return shown and set(trigger) <= {"type", *(to_camel(n) for n in names)}
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not self.rows_failed and "actions" not in self.errors and not cleaned.get("actions"):
+            self.add_error(None, NO_ACTIONS)
+        return cleaned
 
     def trigger_hints(self) -> list[tuple[str, Any]]:
         return list(TRIGGER_HINTS.items())

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from studio.forms.base import EngineForm
 from studio.forms.rows import Pickers, RowSet, label_remove
+from studio.messages import translated_line
 
 EDITORS = (("form", _("Form")), ("json", _("Raw JSON")))
 _INDEX = re.compile(r"^(\w+)\[(\d+)\](?:\.(\w+))?")
@@ -132,7 +133,8 @@ class StructuredForm(EngineForm):
         return {self.json_key(name): self.cleaned_data.get(name) for name in names}
 
     def add_engine_errors(self, errors: Iterable[str]) -> None:
-        rest = [line for line in errors if self.mode != "form" or not self.place_error(line)]
+        lines = [translated_line(line) for line in errors]
+        rest = [line for line in lines if self.mode != "form" or not self.place_error(line)]
         super().add_engine_errors(rest)
 
     def place_error(self, line: str) -> bool:

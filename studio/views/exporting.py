@@ -9,6 +9,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from engine.interop import GATED_CHOICES
 from engine.world import WorldValidationError
 from studio.access import get_world_for_user
 from studio.exporting import (
@@ -30,13 +31,16 @@ def attachment(download: Download) -> HttpResponse:
 @login_required
 @require_GET
 def export_card(request: AuthedRequest, world_id: int) -> HttpResponse:
-    """``?format=png|json&spec=v2|v3`` (PNG and V2 when left out)."""
+    """``?format=png|json&spec=v2|v3&gated=omit|disable`` (PNG, V2, disable when left out)."""
     world = get_world_for_user(request.user, world_id, write=True)
     fmt, spec = request.GET.get("format", "png"), request.GET.get("spec", "v2")
-    if fmt not in CARD_FORMATS or spec not in CARD_SPECS:
-        return HttpResponseBadRequest(_("format must be png or json, spec v2 or v3"))
+    gated = request.GET.get("gated", "disable")
+    if fmt not in CARD_FORMATS or spec not in CARD_SPECS or gated not in GATED_CHOICES:
+        return HttpResponseBadRequest(
+            _("format must be png or json, spec v2 or v3, gated omit or disable")
+        )
     try:
-        return attachment(card_download(world, spec, fmt))
+        return attachment(card_download(world, spec, fmt, gated))
     except WorldValidationError as exc:
         return _invalid(request, world.pk, exc)
 

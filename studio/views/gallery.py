@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET
 from studio.access import get_world_for_user, may_copy_version
 from studio.publishing import gallery_page, gallery_worlds
 from studio.views.common import Request, render_page
+from studio.welcome import demo_worlds
 
 PAGE_SIZE = 12
 
@@ -20,6 +21,8 @@ def gallery(request: Request) -> HttpResponse:
     worlds = gallery_worlds(query, tag, language)
     page = gallery_page(worlds, PAGE_SIZE, request.GET.get("page"))
     context = {"page": page, "q": query, "tag": tag, "language": language}
+    if not request.user.is_authenticated:  # a guest first hears what Fabula is (issue 35)
+        context["demos"] = demo_worlds()
     return render_page(request, "studio/gallery.html", context, partial="results")
 
 

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from studio.forms import ImportForm
 from studio.importing import ImportOutcome, import_upload
+from studio.messages import translated_line
 from studio.views.common import AuthedRequest, files, posted, render_page
 
 REPORT_KEY = "studio_import_report"
@@ -34,9 +35,9 @@ def world_import(request: AuthedRequest) -> HttpResponse:
             messages.success(request, _("Imported “%(name)s”.") % {"name": outcome.world.name})
             keep_report(request, outcome)
             return redirect(f"{reverse('studio:import')}?world={outcome.world.pk}")
-        form.add_error("file", outcome.error)
+        form.add_error("file", translated_line(outcome.error))
         for detail in outcome.details[:20]:
-            form.add_error(None, detail)
+            form.add_error(None, translated_line(detail))
     context = {"form": form, "report": shown_report(request)}
     return render_page(request, "studio/import.html", context, partial="import-form")
 

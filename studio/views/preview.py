@@ -7,7 +7,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from play.playtests import playtest_memory
+from play.services import playtest_memory
 from studio.access import get_world_for_user
 from studio.forms import EntryForm, PreviewForm
 from studio.live import DraftEntry, preview_prompt
@@ -26,7 +26,7 @@ def draft_from(request: AuthedRequest, world: World) -> tuple[DraftEntry | None,
     typed = ("name", "content", "keywords", "id")
     if not request.POST.get("draft_key") and not any(request.POST.get(f) for f in typed):
         return None, []
-    form = EntryForm(world, data=request.POST)
+    form = EntryForm(world, data=request.POST, draft=True)
     if not form.is_valid():
         return None, [
             f"{name}: {' '.join(map(str, errors))}" for name, errors in form.errors.items()

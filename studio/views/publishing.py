@@ -16,6 +16,7 @@ from engine.world import WorldValidationError
 from studio.access import get_version_for_user, get_world_for_user, may_copy_version
 from studio.forms import PublishForm, WorldForm
 from studio.gamemaster import has_game_master
+from studio.messages import translated_line
 from studio.models import WorldVersion
 from studio.publishing import fork_world, publish_world, unpublish_world
 from studio.views.common import AuthedRequest, Request, changed
@@ -37,7 +38,7 @@ def publish(request: AuthedRequest, world_id: int) -> HttpResponse:
             )
         except WorldValidationError as exc:
             for error in exc.errors:
-                form.add_error(None, error)
+                form.add_error(None, translated_line(error))
         else:
             note = _("Published version %(number)s.") % {"number": version.number}
             if not request.htmx:
@@ -64,7 +65,7 @@ def fork(request: AuthedRequest, version_id: int) -> HttpResponse:
     version = get_version_for_user(request.user, version_id)
     if not may_copy_version(request.user, version):
         return secrets_kept(request, version)
-    world = fork_world(request.user, version)
+    world = fork_world(request.user, version, request.POST.get("name", ""))
     messages.success(request, _("Forked into your drafts: %(name)s.") % {"name": world.name})
     return redirect("studio:world", world.pk)
 
@@ -85,7 +86,9 @@ def export_draft(request: AuthedRequest, world_id: int) -> HttpResponse:
         return _download(export_world_json(world), world.name)
     except WorldValidationError as exc:
         messages.error(
-            request, _("The draft is invalid: %(errors)s") % {"errors": "; ".join(exc.errors)}
+            request,
+            _("The draft is invalid: %(errors)s")
+            % {"errors": "; ".join(map(translated_line, exc.errors))},
         )
         return redirect("studio:world", world.pk)
 

@@ -24,8 +24,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_http_methods, require_POST
 
 from engine.world import RootComponent, WorldValidationError
-from play.customui import ui_sources
-from play.views.sandbox import BOOT, RUNTIME_SCRIPTS, sandbox_csp
+from play.services import BOOT, RUNTIME_SCRIPTS, sandbox_csp, ui_sources
 from studio.access import get_world_for_user
 from studio.models import World
 from studio.uifiles import check_ui_path, unsaved_root

@@ -10,10 +10,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from studio.access import get_world_for_user
+from studio.exporting import card_gated_names
 from studio.forms import NewWorldForm, PublishForm, WorldForm
 from studio.gamemaster import has_game_master
 from studio.models import World
 from studio.views.common import AuthedRequest, apply, changed, posted, render_page
+from studio.welcome import demo_worlds
 from studio.worlds import create_world, delete_world, update_world
 
 
@@ -21,7 +23,8 @@ from studio.worlds import create_world, delete_world, update_world
 @require_GET
 def world_list(request: AuthedRequest) -> HttpResponse:
     worlds = World.objects.filter(owner=request.user).select_related("published_version")
-    context = {"worlds": worlds, "form": NewWorldForm()}
+    # Lazy: only a creator with no world yet (just signed up) sees the demos (issue 35 §8).
+    context = {"worlds": worlds, "form": NewWorldForm(), "demos": demo_worlds()}
     return render_page(request, "studio/world_list.html", context)
 
 
@@ -47,6 +50,7 @@ def overview(
         "publish_form": publish_form or PublishForm(game_master=has_game_master(world)),
         "versions": world.versions.all(),
         "section": "world",
+        "card_gated": [] if request.htmx else card_gated_names(world),  # the export panel's
     }
     return render_page(request, "studio/world.html", context, partial="world-form")
 

@@ -3,26 +3,25 @@
 The engine is the only validator (``engine.worldtests.parse_suite``): a test is stored as the
 engine reads it back, its errors come back with their paths inside the test (``steps[1].say``).
 ``start_run`` freezes the draft and the tests into a ``WorldTestRun`` and queues the task
-(studio.tasks); ``perform_run`` is the task's body, idempotent: a finished run is left as it is.
+(studio.tasks); ``perform_run`` (studio.worldtests.runs, re-exported here) is the task's body,
+idempotent: a finished run is left as it is.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from engine.world import WorldValidationError, load_world
-from engine.worldtests import FORMAT, SuiteError, dump_test, parse_suite, run_suite
+from engine.world import WorldValidationError
+from engine.worldtests import FORMAT, SuiteError, dump_test, parse_suite
 from studio.models import World
+from studio.tasks import run_world_tests
 from studio.worlds import export_world_json
 from studio.worldtests.models import WorldTest, WorldTestRun
-
-log = logging.getLogger(__name__)
+from studio.worldtests.runs import perform_run as perform_run
 
 MAX_TESTS = 100
 MAX_STEPS = 200
@@ -89,8 +88,6 @@ def latest_run(world: World) -> WorldTestRun | None:
 
 def start_run(world: World, user: Any) -> WorldTestRun:
     """Freeze the draft and its tests, queue the run (it runs at once in embedded mode)."""
-    from studio.tasks import run_world_tests
-
     try:
         definition = export_world_json(world)
     except WorldValidationError as exc:
@@ -113,31 +110,3 @@ def start_run(world: World, user: Any) -> WorldTestRun:
         run_world_tests.apply_async((run.pk,), retry=False)
         run.refresh_from_db()
     return run
-
-
-def perform_run(run_id: int) -> str:
-    """Run the frozen tests of ``run_id`` and store the results; returns the final status."""
-    with transaction.atomic():
-        run = WorldTestRun.objects.select_for_update().filter(pk=run_id).first()
-        if run is None or run.is_final:
-            return run.status if run is not None else "missing"
-        run.status = "running"
-        run.save(update_fields=["status"])
-    try:
-        world = load_world(run.definition)
-        suite = parse_suite(run.suite)
-    except (WorldValidationError, SuiteError) as exc:
-        return _finish(run, "error", {}, "; ".join(exc.errors))
-    try:
-        result = async_to_sync(run_suite)(world, suite)
-    except Exception as exc:  # a bug must not leave the run "running" for ever
-        log.exception("world test run %s failed", run_id)
-        return _finish(run, "error", {}, f"The tests could not run: {type(exc).__name__}")
-    status = "passed" if result.passed else "failed"
-    return _finish(run, status, result.model_dump(mode="json"), "")
-
-
-def _finish(run: WorldTestRun, status: str, results: dict[str, Any], error: str) -> str:
-    run.status, run.results, run.error, run.finished = status, results, error, timezone.now()
-    run.save(update_fields=["status", "results", "error", "finished"])
-    return status

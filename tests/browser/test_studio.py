@@ -145,6 +145,7 @@ def test_reorder_entries_with_the_keyboard_buttons(new_page: Any) -> None:
     for name in ("First", "Second"):
         open_new_form(page, "Entries")
         page.fill("#id_name", name)
+        page.fill("#id_content", f"{name} of the road.")
         page.click("#item-form button[type=submit]")
         expect(page.locator("#item-list")).to_contain_text(name)
     names = page.locator("#item-list .name > a")

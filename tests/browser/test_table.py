@@ -205,6 +205,16 @@ def test_a_joiner_finds_his_scene_his_turn_and_strangers_until_introduced(
         online(page, "ada")
     assert (seat(alice, "ren"), seat(alice, "ada")) == ("Ren Ashby (you)", "Ada Thorne")
     assert (seat(bob, "ren"), seat(bob, "ada")) == ("Ren Ashby", "Ada Thorne (you)")
+    labels = [  # the same labels on both pages: the characters', never "You" nor a username
+        page.locator("[data-table-players] .table-character").all_text_contents()
+        for page in (alice, bob)
+    ]
+    assert labels[0] == labels[1] == ["Ren Ashby", "Ada Thorne"]
+    say(alice, "look")  # neither is named to the other before they meet
+    seen = told(alice, held(alice))
+    assert f"Here: Greta Vell, {ADA_LOOKS.lower()}." in seen and "Ada" not in seen
+    people = " ".join(str(bob.locator("[data-gm-sheet] [data-gm-people]").inner_text()).split())
+    assert "Ren" not in people, people
 
     say(bob, "look")
     assert bob.locator("[data-turn]").text_content() == "1"

@@ -551,6 +551,19 @@ def test_an_unterminated_directive_stays_in_the_text() -> None:
     ]
 
 
+def test_a_directive_cut_off_by_the_end_of_the_reply_is_dropped_and_reported() -> None:
+    result = run("The blade bites. [health: -1")
+    assert result.text == "The blade bites."
+    assert result.state["health"] == 100
+    assert result.skipped == [Skipped("[health: -1", "directive cut off by the end of the reply")]
+
+
+def test_an_echoed_prompt_block_is_removed_from_the_text() -> None:
+    result = run("Rain.\n<current-state>\nhealth: 3\n</current-state>\nThunder.</persona>")
+    assert result.text == "Rain.\nThunder."
+    assert result.state["health"] == 100
+
+
 def test_volume_is_clamped_between_0_and_1() -> None:
     assert run("[audio: bgm-tavern volume 3]").audio[0].value == 1.0
 
@@ -780,7 +793,7 @@ def test_json_payloads_may_hold_brackets_that_are_not_heads() -> None:
 def test_many_open_directives_are_each_reported_briefly() -> None:
     reply = "[stats: merge {" * 200
     result = run(reply)
-    assert result.text == reply
+    assert result.text == "[stats: merge {" * 199  # the last one the reply's end cut: dropped
     assert len(result.skipped) == 200
     assert all(len(s.source) <= 120 for s in result.skipped)
 

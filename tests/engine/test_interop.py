@@ -523,7 +523,13 @@ def test_character_book_v2_naming_and_extensions_are_read():
     assert (entry.depth, entry.case_sensitive, entry.match_whole_words) == (1, True, True)
     assert entry.exclude_recursion and entry.prevent_recursion
     assert entry.model_extra == {
-        "stExtensions": {"group": "weapons", "sticky": 2, "priority": 10, "comment": ""}
+        "stExtensions": {
+            "group": "weapons",
+            "sticky": 2,
+            "priority": 10,
+            "comment": "",
+            "specCaseSensitive": True,  # SillyTavern itself reads only the extension (issue 35)
+        }
     }
     assert warnings == [
         "entries[0] ('Sword'): SillyTavern settings with no Fabula equivalent kept in "

@@ -57,7 +57,9 @@ NAMES = [
     "audio",
 ]
 LEAK = re.compile(
-    r"<think|<updatevariable|\[\s*(?:" + "|".join(map(re.escape, NAMES)) + r")\s*[:.]",
+    r"<think|<updatevariable|</?current-state|<persona|\[\s*(?:"
+    + "|".join(map(re.escape, NAMES))
+    + r")\s*[:.]",
     re.IGNORECASE,
 )
 
@@ -183,6 +185,51 @@ def test_a_long_reply_is_kept_whole_in_a_few_pieces_not_one_per_token() -> None:
     assert filt.result().state["gold"] == 6
 
 
+# --- nothing internal (issue 37 §5) ------------------------------------------------------
+
+
+def test_an_echoed_current_state_block_is_never_shown_even_split_across_chunks() -> None:
+    reply = "You wait.\n<current-state>\nhealth: 100\n</current-state>\nThe rain stops."
+
+    emitted = stream(reply, [14, 20, 31, 52])
+
+    assert "".join(emitted) == "You wait.\nThe rain stops."
+    assert all("current-state" not in piece and "health: 100" not in piece for piece in emitted)
+
+
+@pytest.mark.parametrize(
+    "block",
+    ["persona", "behavior-rules", "directive-syntax", "audio-tracks", "story-summary",
+     "session-memory", "synopsis", "route", "ooc", "notes"],
+)  # fmt: skip
+def test_every_block_the_prompt_is_written_in_is_removed(block: str) -> None:
+    reply = f"Before. <{block}>engine words</{block}> After."
+
+    assert "".join(stream(reply, [9, 12])) == "Before. After."
+
+
+def test_an_engine_block_left_open_is_dropped_to_the_end_and_a_lone_closer_alone() -> None:
+    assert "".join(stream("Calm.\n<current-state>\ngold: 3", [8])) == "Calm."
+    assert "".join(stream("Calm.</current-state> Still.", [9])) == "Calm. Still."
+
+
+def test_a_directive_cut_off_by_the_end_of_the_reply_is_not_shown() -> None:
+    filt = StreamFilter(WORLD)
+    assert filt.feed("The blade bites. [health: -1") == "The blade bites."
+    assert filt.close() == ""
+    assert filt.result().text == "The blade bites."
+    assert filt.result().state["health"] == 100  # never applied
+
+
+def test_a_directive_head_cut_off_by_the_end_of_the_reply_is_not_shown() -> None:
+    assert "".join(stream("It hurts. [heal", [11])) == "It hurts."
+    assert "".join(stream("It hurts. [Chapter", [11])) == "It hurts. [Chapter"
+
+
+def test_a_directive_left_open_before_more_text_stays_as_it_was() -> None:
+    assert "".join(stream("A [health: -5\nB", [4])) == "A [health: -5\nB"
+
+
 # --- properties --------------------------------------------------------------------------
 
 DIRECTIVES = [
@@ -217,6 +264,9 @@ BLOCKS = [
     "</JSONPatch></UpdateVariable>",
     '<UpdateVariable>\n<JSONPatch>\n[{"op": "delta", "path": "/gold", "value": -5}]\n'
     "</JSONPatch>\n</UpdateVariable>",
+    "<current-state>\nhealth: 100\ngold: 0\n</current-state>",
+    "</current-state>",
+    "<persona>\nA tall ranger.\n</persona>",
 ]
 PROSE = st.lists(
     st.sampled_from([*"abcXYZ .,;:!?'-\n\t]>é", "   ", "\n\n", "你好"]), max_size=12
@@ -224,7 +274,16 @@ PROSE = st.lists(
 structured = st.lists(
     st.one_of(PROSE, st.sampled_from(DIRECTIVES), st.sampled_from(BLOCKS)), max_size=14
 ).map("".join)
-unterminated_tail = st.sampled_from(["", "<think>never closed [gold: +1]", "<UpdateVariable>["])
+unterminated_tail = st.sampled_from(
+    [
+        "",
+        "<think>never closed [gold: +1]",
+        "<UpdateVariable>[",
+        "[health: -1",
+        "[hea",
+        "<story-summ",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)

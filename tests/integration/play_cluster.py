@@ -76,7 +76,7 @@ class Daphne:
         if wait:
             self._wait_ready()
 
-    def _wait_ready(self, timeout: float = 30) -> None:
+    def _wait_ready(self, timeout: float = 60) -> None:  # as tests/support/ports.py waits
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -183,7 +183,7 @@ async def open_socket(server: Daphne, session_id: Any, cookie: str) -> tuple[Soc
 
 class CeleryWorker:
     def __init__(self, env: dict[str, str]) -> None:
-        self.log = open("/tmp/celery-worker.log", "w")  # noqa: SIM115
+        self.log = open(f"/tmp/celery-worker-{os.getpid()}.log", "w")  # noqa: SIM115
         self.process = subprocess.Popen(
             [
                 str(VENV_BIN / "celery"),

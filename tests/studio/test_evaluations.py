@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 
+from engine.evals.player import TACTICS
 from play.providers import save_provider_setting
 from studio.evaluations.models import Evaluation, EvaluationAction
 from studio.evaluations.service import cancel_evaluation, progress_of
@@ -75,8 +76,8 @@ def test_auto_play_runs_n_games_of_m_actions_and_the_player_tries_to_break_the_g
     assert run.game_rows.count() == 2
     assert actions.count() == 20
     tactics = [a.step["tactic"] for a in actions if a.step["tactic"]]
-    assert 4 <= len(tactics) <= 14  # 40 % of 20, give or take the dice
-    assert set(tactics) <= {"haggle", "lie", "nonexistent", "act-for-others", "claim-item"}
+    assert len(tactics) == 8  # 40 % of each game's 10 moves (issue 35: the share holds)
+    assert set(tactics) <= set(TACTICS)
 
 
 def test_canaries_are_planted_in_the_secrets_and_watched_for(client, alice, gm_world):
@@ -256,7 +257,7 @@ def test_a_cancelled_run_plays_nothing_more(client, alice, gm_world):
     assert response.status_code == 302
     assert run.status == "cancelled"
     assert not EvaluationAction.objects.filter(game__evaluation=run).exists()
-    assert progress_of(run).percent == 100  # a stopped game counts as ended
+    assert progress_of(run).percent == 0  # a cancelled run reads what it played (issue 35)
 
 
 def test_cancelling_a_finished_run_changes_nothing(client, alice, gm_world):

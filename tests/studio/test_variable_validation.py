@@ -163,7 +163,8 @@ def test_the_variable_form_shows_the_range_error_on_the_default_field(client, al
 def test_the_rule_form_shows_an_unknown_condition_variable(client, alice, world):
     login(client, alice)
     post = {"id": "greet", "name": "", "description": "", "priority": "0"}
-    post |= {"condition_logic": "all", "trigger": '{"type": "every-turn"}', "actions": ""}
+    post |= {"condition_logic": "all", "trigger": '{"type": "every-turn"}'}
+    post |= {"actions": '[{"type": "notify-player", "message": "Hi"}]'}
     post |= {"conditions": '[{"variableId": "mana", "operator": "gt", "value": 1}]'}
     response = client.post(reverse("studio:rules_new", args=[world.pk]), post)
 

@@ -48,7 +48,7 @@ CASES = [
         {"id": "places", "name": "Places"},
         {"id": "rooms", "name": "Rooms", "parent_id": "places"},
         {"name": ""},
-        ["This field is required."],
+        ["Name is required."],
         queries=6,
         extra={"parent_id": "places"},
     ),

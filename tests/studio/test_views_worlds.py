@@ -60,7 +60,7 @@ def test_create_world_redirects_to_its_overview(client, alice):
 
 def test_create_world_requires_a_name(client, alice):
     response = login(client, alice).post(reverse("studio:world_new"), {"name": ""}, **hx())
-    assert errors_of(response) == ["This field is required."]
+    assert errors_of(response) == ["Name is required."]
     assert is_partial(response)
     assert not World.objects.exists()
 

@@ -18,6 +18,11 @@ Token counts are ``ceil(characters / 4)`` of the text, so tests can compute them
 carry tool calls, streamed in pieces in each protocol's shape (``tests.support.model_tools``).
 ``GET /v1/models`` lists ``models`` in the shape of the protocol that asks (the Anthropic SDK
 sends ``anthropic-version``), or answers with ``models_fault`` as an error status.
+
+``quirk`` plays the servers that do not do all of tool calling (issue 37 §3): "reject_named"
+answers a named ``tool_choice`` with 400 and llama.cpp's words; "ignore_named" logs them (in
+``log``) and answers the reply's text without its tool calls, as llama.cpp does; "text_only"
+never sends a tool call, whatever was asked (a model that only writes).
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import json
 import math
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tests.support.model_tools import (
@@ -44,6 +49,7 @@ from tests.support.model_tools import (
     output_tokens,
 )
 
+WRONG_TYPE = "Wrong type supplied for parameter 'tool_choice'"  # llama.cpp's log line
 DEFAULT_TEXT = "The lantern flickers. Somewhere below, a door creaks open and the story goes on."
 
 _REASONS = {
@@ -112,6 +118,17 @@ class Fault:
     reply: Reply | None = None
 
 
+@dataclass(frozen=True)
+class Transcript:
+    """A real server's answer replayed byte for byte (issue 37 §6, ``tests/fixtures/llama_cpp``):
+    the status, the content type and the body as recorded (SSE events or one JSON object),
+    each event sent as its own chunk."""
+
+    status: int
+    content_type: str
+    events: tuple[bytes, ...]
+
+
 @dataclass
 class ReceivedRequest:
     """One request as the server saw it."""
@@ -176,9 +193,9 @@ class ModelServer:
         self.default = default or Reply()
         self.host = host
         self.port = port  # 0: any free port, known once started
-        self._script: collections.deque[Reply | Fault] = collections.deque()
+        self._script: collections.deque[Reply | Fault | Transcript] = collections.deque()
         # Answers chosen by the request itself (e.g. summaries apart from turns); None: the script.
-        self.route: Callable[[ReceivedRequest], Reply | Fault | None] | None = None
+        self.route: Callable[[ReceivedRequest], Reply | Fault | Transcript | None] | None = None
         self._requests: list[ReceivedRequest] = []
         self._lock = threading.Lock()
         self._seen_prefixes: set[str] = set()
@@ -193,6 +210,8 @@ class ModelServer:
         self.models: list[str] = ["test-model", "test-model-mini"]
         self.models_fault: int | None = None
         self.list_requests: list[ReceivedRequest] = []
+        self.quirk: str | None = None  # see the module: reject_named, ignore_named, text_only
+        self.log: list[str] = []
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -271,7 +290,7 @@ class ModelServer:
         """The base URL for ``anthropic.AsyncAnthropic`` (it appends ``/v1/messages``)."""
         return self.url
 
-    def script(self, items: Iterable[Reply | Fault]) -> None:
+    def script(self, items: Iterable[Reply | Fault | Transcript]) -> None:
         """Queue replies and faults; each model request takes the next one."""
         with self._lock:
             self._script.extend(items)
@@ -343,6 +362,15 @@ class ModelServer:
             routed = self.route(request) if self.route is not None else None
             item = routed or (self._script.popleft() if self._script else self.default)
         body = request.body if isinstance(request.body, dict) else {}
+        if isinstance(item, Transcript):
+            await _replay(writer, item)
+            return keep_alive
+        if self.quirk is not None:
+            quirky = self._quirk(item, body)
+            if quirky is None:
+                await _send_json(writer, 400, {"error": {"code": 400, "message": WRONG_TYPE}})
+                return keep_alive
+            item = quirky
         if isinstance(item, Fault) and item.kind.isdigit():
             await self._send_error(writer, protocol, int(item.kind), item.retry_after)
             return keep_alive
@@ -373,6 +401,18 @@ class ModelServer:
         finally:
             self._stats.active_streams -= 1
         return keep_alive
+
+    def _quirk(self, item: Reply | Fault, body: dict[str, Any]) -> Reply | Fault | None:
+        """The item as the quirky server answers it; None: refused with a 400."""
+        named = isinstance(body.get("tool_choice"), dict)
+        if named and self.quirk in ("reject_named", "ignore_named"):
+            with self._lock:
+                self.log.append(WRONG_TYPE)
+            if self.quirk == "reject_named":
+                return None
+        if not isinstance(item, Reply) or not (named or self.quirk == "text_only"):
+            return item
+        return replace(item, tool_calls=()) if self.quirk != "reject_named" else item
 
     def _plan(self, item: Reply | Fault, protocol: str, body: dict[str, Any]) -> _Plan:
         reply = item if isinstance(item, Reply) else (item.reply or self.default)
@@ -712,6 +752,15 @@ async def _stream(
             if sent and plan.delay:
                 await asyncio.sleep(plan.delay)
             sent += 1
+        await _send_chunk(writer, data)
+    writer.write(b"0\r\n\r\n")
+    await writer.drain()
+
+
+async def _replay(writer: asyncio.StreamWriter, item: Transcript) -> None:
+    head = {"content-type": item.content_type, "transfer-encoding": "chunked"}
+    writer.write(_head(item.status, head))
+    for data in item.events:
         await _send_chunk(writer, data)
     writer.write(b"0\r\n\r\n")
     await writer.drain()

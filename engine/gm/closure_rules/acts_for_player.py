@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.gm.closure_rules.entities import COMPANION, Ref
 from engine.gm.closure_rules.events import Event, modal
 from engine.gm.closure_rules.facts import Reading
+from engine.gm.closure_rules.possessor import opens_clause, owner
 
 _ACTING_TEXT = (
     "acquire give drop buy sell pay lend pawn settle accept offer tell go enter arrive "
@@ -40,6 +41,8 @@ def acts_for_player(reading: Reading) -> bool:
     if not others:
         return False
     others.add(COMPANION)
+    if _deed_as_noun(reading, others):
+        return True
     for event in reading.events:
         if event.key not in ACTING or event.actor not in others:
             continue
@@ -48,4 +51,24 @@ def acts_for_player(reading: Reading) -> bool:
         if event.modal and not _own_wish(reading, event):
             continue  # "whatever she decides", "怎么做由她决定": hers to decide
         return True
+    return False
+
+
+def _deed_as_noun(reading: Reading, others: set[Ref]) -> bool:
+    """An answer or a decision told as the player character's noun, as what the clause is
+    about ("Ada's answer is a flat no", "La decisión de Bruno está tomada", "林岚的回答是…"),
+    or her hand, her eyes, her blade doing something ("La mano de Bruno vuela a la espada")."""
+    doc = reading.doc
+    deeds = [e for e in reading.events if e.key in ACTING and e.key != "act" and e.asserted]
+    for hit in doc.of("deed_nouns", "body_nouns"):
+        clause = doc.clause_at(hit.start)
+        if clause.quoted or clause.question or modal(doc, clause, hit.start, hit.first, hit.last):
+            continue
+        who = owner(doc, reading.mentions, hit)
+        if who is None or who.ref not in others or not opens_clause(doc, hit, who):
+            continue
+        if hit.key == "deed_nouns" or any(  # "Ada's hand goes to her mace": she reaches
+            e.clause.index == clause.index and e.start >= hit.end for e in deeds
+        ):
+            return True
     return False

@@ -33,13 +33,14 @@ _FUNCTION_WORDS = frozenset(
 
 
 def alternatives(entries: Iterable[str]) -> list[str]:
-    """ "take|took|taken" → take, took, taken (each replacing the phrase's first word)."""
+    """ "take|took|taken" → take, took, taken (each replacing the phrase's first word);
+    "come away with|came away with": a whole phrase stands for itself."""
     out: list[str] = []
     for entry in entries:
         first, *others = entry.split("|")
         out.append(first)
         rest = first.split(" ", 1)[1:] if " " in first else []
-        out += [" ".join([alt, *rest]) for alt in others]
+        out += [alt if " " in alt else " ".join([alt, *rest]) for alt in others]
     return out
 
 

@@ -12,10 +12,16 @@ died last winter") or said in speech.
 from __future__ import annotations
 
 from engine.gm.closure_rules.entities import Ref
-from engine.gm.closure_rules.events import Event
+from engine.gm.closure_rules.events import Event, modal, negated
 from engine.gm.closure_rules.facts import Reading
+from engine.gm.closure_rules.possessor import owner
 from engine.gm.closure_rules.subjects import THING
 
+_DEEDS_TEXT = (
+    "go enter arrive leave flee climb open close talk speech act gesture attack acquire give "
+    "posture consume"
+)
+_DEEDS = tuple(_DEEDS_TEXT.split())
 _PASSIVE = frozenset(
     ["is", "was", "are", "were", "gets", "got", "been", "be", "es", "fue", "son", "fueron", "sido"]
 )
@@ -23,7 +29,7 @@ _PASSIVE = frozenset(
 
 def death_or_return(reading: Reading) -> bool:
     doc = reading.doc
-    if _back_from_the_grave(reading):
+    if _back_from_the_grave(reading) or _ghost_of(reading):
         return True
     idioms = doc.of("death_idioms")
     for event in reading.of("die", "kill", "revive"):
@@ -45,8 +51,25 @@ def _someone(event: Event, reading: Reading) -> bool:
     if any(r is not None and r.person for r in people):
         return True
     clause = event.clause
-    return event.actor != THING and any(
-        clause.start <= m.start < clause.end and m.ref.person for m in reading.mentions
+    if event.actor != THING:
+        return any(clause.start <= m.start < clause.end and m.ref.person for m in reading.mentions)
+    return _bodily(event, reading)
+
+
+def _bodily(event: Event, reading: Reading) -> bool:
+    """A death told by the body ("su pecho deja de moverse", "his eyes glaze over"): a
+    phrase of several words about a thing, after someone named in its sentence."""
+    doc = reading.doc
+    words = [t for t in doc.tokens if event.start <= t.start < event.end]
+    if doc.spaced and len(words) < 2:
+        return False
+    sentence = event.clause.sentence
+    return any(
+        m.ref.person
+        and m.ref.kind != "you"
+        and m.start < event.start
+        and doc.clause_at(m.start).sentence == sentence
+        for m in reading.mentions
     )
 
 
@@ -63,7 +86,7 @@ def _back_from_the_grave(reading: Reading) -> bool:
             for m in reading.mentions
             if m.ref in people and doc.clause_at(m.start).sentence == clause.sentence
         }
-        deeds = reading.of("go", "enter", "arrive", "leave", "talk", "speech", "act", "gesture")
+        deeds = reading.of(*_DEEDS)
         if any(e.actor in people and e.clause.sentence == clause.sentence for e in deeds):
             return True
     return False
@@ -84,3 +107,33 @@ def reported(reading: Reading, event: Event) -> bool:
     return any(
         doc.clause_at(h.start).sentence == sentence for h in doc.hits.get("reported", ())
     ) or any(doc.clause_at(h.start).index == clause for h in doc.hits.get("past_refs", ()))
+
+
+def _ghost_of(reading: Reading) -> bool:
+    """Someone's ghost or corpse told as there now ("Hilda's ghost sits at the bar",
+    "el fantasma de Marta", "小梅的鬼魂", "his corpse"): that person is dead. A ghost of
+    nobody ("a ghost story", "the ghost of a smile") says nothing."""
+    doc = reading.doc
+    idioms = doc.of("death_idioms")
+    for hit in doc.of("ghost_nouns"):
+        clause = doc.clause_at(hit.start)
+        if clause.quoted or clause.question:
+            continue
+        if any(i.start <= hit.start < i.end for i in idioms):
+            continue  # "corpse-pale", "a ghost story"
+        if negated(doc, clause, hit.start, hit.first, hit.last, own=False):
+            continue
+        if modal(doc, clause, hit.start, hit.first, hit.last) or _reported_at(reading, hit.start):
+            continue
+        who = owner(doc, reading.mentions, hit)
+        if who is not None and who.ref.person and who.ref.kind != "animal":
+            return True
+    return False
+
+
+def _reported_at(reading: Reading, position: int) -> bool:
+    doc = reading.doc
+    clause = doc.clause_at(position)
+    return any(
+        doc.clause_at(h.start).sentence == clause.sentence for h in doc.hits.get("reported", ())
+    ) or any(doc.clause_at(h.start).index == clause.index for h in doc.hits.get("past_refs", ()))

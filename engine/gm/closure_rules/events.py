@@ -99,8 +99,13 @@ def _spans(doc: Doc) -> tuple[list[Span], set[Span]]:
     found = sorted({*spans, *idioms, *blanks})
     found = [s for s in found if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in found)]
     deaths = {h.start for k in ("die", "revive") for h in doc.hits.get(k, ())}
+    coins = {(h.start, h.end) for h in doc.hits.get("money_nouns", ())}  # "tres cobres"
     kept = [
-        s for s in found if s not in blanks and (s[0] in deaths or not _noun_use(doc, s[2], s[3]))
+        s
+        for s in found
+        if s not in blanks
+        and (s[0], s[1]) not in coins
+        and (s[0] in deaths or not _noun_use(doc, s[2], s[3]))
     ]
     return kept, idioms
 
@@ -222,7 +227,7 @@ def modal(
         head = verb[:1]
         return bool(head) and doc.text[start + 1 : start + 3] == "不" + head
     if doc.language == "es":  # a conditional or future before it, or it: "aceptaría", "dará"
-        words = doc.tokens[clause.first : min(first + (1 if form else 0), clause.last)]
+        words = doc.tokens[clause.first : min(last if form else first, clause.last)]
         return any(len(t.text) > 4 and _FUTURE.search(t.text.lower()) for t in words)
     return False
 
@@ -266,7 +271,7 @@ def _recipient(
         return YOU
     if doc.language == "es":
         at = _first_at(doc, start)
-        clitics = doc.tokens[max(clause.first, at - 3) : at]
+        clitics = doc.tokens[max(clause.first, at - 3) : at + 1]  # "te deja el farol"
         verb = doc.tokens[at].fold if at < len(doc.tokens) else ""
         attached = len(verb) > 5 and verb.endswith(("te", "telo", "tela", "telos", "telas"))
         if attached or any(t.fold in ("te", "ti") for t in clitics):

@@ -193,9 +193,17 @@ def _echoes(event: Event, reading: Reading, clues: set[Ref]) -> bool:
 
 
 def _discover(event: Event, call: ToolCall, reading: Reading) -> bool:
-    if event.key != "find" or event.actor not in (YOU, None):
-        return False
+    """The hidden thing is found: by the character ("you spot", "your eye catches") or it
+    strikes him ("te llama la atención la trampilla", "引起了你的注意"); seeing a hidden
+    point is finding it."""
     hidden = any(r.kind == "hidden" for r in event.objects)
+    if event.key == "perceive":
+        return hidden and event.actor in (YOU, None)
+    strikes_you = event.recipient == YOU or any(
+        event.start <= h.start < event.end for h in reading.doc.hits.get("you", ())
+    )
+    if event.key != "find" or not (event.actor in (YOU, None) or strikes_you):
+        return False
     return hidden or _nouns(event, reading, "place_nouns", "hidden_words")
 
 
@@ -209,7 +217,8 @@ def _move(event: Event, call: ToolCall, reading: Reading) -> bool:
     if event.key in ("enter", "arrive") and YOU in who and event.recipient == YOU:
         return True  # "the cellar swallows you"
     places = {r for r in targets(call, reading.scene, ("to",)) if r.kind == "place"}
-    return event.key in ("go", "climb") and bool(places & set(event.objects))
+    # "you are standing in the square", "estás en la plaza", "你已经站在集市中央": there
+    return event.key in ("go", "climb", "posture") and bool(places & set(event.objects))
 
 
 def _by(keys: tuple[str, ...], actors: tuple[Ref | None, ...] = (YOU, None)) -> Test:

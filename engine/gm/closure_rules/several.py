@@ -77,6 +77,8 @@ def action_kinds(reading: Reading) -> list[str]:
             continue
         if event.key == "drop" and not any(r.kind == "item" for r in event.objects):
             continue  # "you drop softly on the other side": no putting down
+        if event.key == "drop" and "consume" in kinds:
+            continue  # "you drain your tankard and set it down": the drink's own end
         spans.append((event.start, event.end))
         family = FAMILIES[event.key]
         if family not in kinds:

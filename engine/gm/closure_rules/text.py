@@ -102,7 +102,8 @@ def _reported_speech(doc: Doc) -> list[Clause]:
             clause = replace(clause, quoted=True)
         said = doc.text[clause.start : clause.end].rstrip()
         if said.endswith((":", "：", "，")) and any(
-            clause.start <= h.start and h.end >= len(said.rstrip(":：，")) + clause.start - 1
+            clause.start <= h.start < clause.end
+            and h.end >= len(said.rstrip(":：，")) + clause.start - 1
             for h in speech
         ):
             told = True

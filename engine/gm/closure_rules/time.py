@@ -3,12 +3,17 @@ tiempo"; GAME_MASTER.md GM-0-12: only the engine moves it).
 
 Time passes when the narrator says so: a lapse ("hours later", "pasan las horas", "几个小时后",
 "al cabo de unas horas": a duration with a word of passing), a change of the time of day
-("night falls", "al amanecer", "天亮了"), the next day, sleeping until morning. What people
+("night falls", "al amanecer", "天亮了"), the next day, sleeping until morning; and what
+shows time gone by: the sky's light running through its colours ("the light goes from grey
+to gold", "del gris al dorado", "天光从灰变金") or what burns down with the hours ("the
+candles have burned to stubs", "las velas ya son cabos", "蜡烛都烧完了"). What people
 say ("Come back tomorrow"), the light of the hour it already is ("the morning light"), the
 past ("an hour ago", "anoche"), the future or a wish, a question and a negation do not count.
 """
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from engine.gm.closure_rules.events import modal, negated
 from engine.gm.closure_rules.facts import Reading
@@ -21,7 +26,7 @@ def time_advanced(reading: Reading) -> bool:
         return False
     doc = reading.doc
     markers = [h for h in doc.of("time_markers") if _stated(reading, h)]
-    if markers or _another_hour(reading):
+    if markers or _another_hour(reading) or _sky_turns(reading) or _burned_down(reading):
         return True
     lapses = [h for h in doc.hits.get("lapse", ()) if _stated(reading, h)]
     for duration in doc.of("duration"):
@@ -74,3 +79,67 @@ def _paired(reading: Reading, duration: Hit, lapse: Hit, clause: int) -> bool:
         lapse.first - duration.last if lapse.start >= duration.end else duration.first - lapse.last
     )
     return 0 <= gap <= (3 if doc.spaced else 6)
+
+
+def _burned_down(reading: Reading) -> bool:
+    """A candle, a torch or a fire told as burned down in the sentence that names it."""
+    doc = reading.doc
+    keepers = {doc.clause_at(h.start).sentence for h in doc.of("timekeeper_nouns")}
+    return any(
+        doc.clause_at(h.start).sentence in keepers and _stated(reading, h)
+        for h in doc.of("burned_down")
+    )
+
+
+def _sky_turns(reading: Reading) -> bool:
+    """The sky's light passes from one colour to another ("from grey to gold", "del gris
+    al dorado", "从灰变金") in a sentence about the sky, the light or the window: only
+    links and articles stand between the two ("dark to the east and red to the west" is
+    two colours at once)."""
+    doc = reading.doc
+    skies = {doc.clause_at(h.start).sentence for h in doc.of("sky_nouns")}
+    phases = [h for h in _phases(reading) if _stated(reading, h)]
+    for one, other in pairwise(phases):
+        sentence = doc.clause_at(one.start).sentence
+        if sentence not in skies or doc.clause_at(other.start).sentence != sentence:
+            continue
+        if doc.text[one.start : one.end] != doc.text[other.start : other.end] and _linked(
+            reading, one, other
+        ):
+            return True
+    return False
+
+
+def _phases(reading: Reading) -> list[Hit]:
+    """The colours named; in Chinese every colour character, wherever the segmenter put it
+    ("从灰变金" is one word to it)."""
+    doc = reading.doc
+    if doc.spaced:
+        return doc.of("phase_nouns")
+    colours = set(doc.words.list("phase_nouns"))
+    compounds = set(doc.words.list("phase_stop"))  # "灰尘", "金币": no colour
+    out: list[Hit] = []
+    for at, char in enumerate(doc.text):
+        if char in colours:
+            n = next((i for i, tok in enumerate(doc.tokens) if tok.end > at), 0)
+            if n < len(doc.tokens) and doc.tokens[n].text in compounds:
+                continue
+            out.append(Hit("phase_nouns", at, at + 1, n, n + 1))
+    return out
+
+
+def _linked(reading: Reading, one: Hit, other: Hit) -> bool:
+    doc = reading.doc
+    if not doc.spaced:
+        gap = doc.text[one.end : other.start]
+        return len(gap) <= 5 and any(c in gap for c in doc.words.list("phase_links"))
+    links = [h for h in doc.of("phase_links") if one.end <= h.start and h.end <= other.start]
+    if not links:
+        return False
+    words = doc.words
+    between = doc.tokens[one.last : other.first]
+    glue = ("phase_links", "shade_words", "articles", "determiners", "conjunctions", "object_preps")
+    return all(
+        any(h.first <= n < h.last for h in links) or any(words.has(t, k) for k in glue)
+        for n, t in zip(range(one.last, other.first), between, strict=True)
+    )

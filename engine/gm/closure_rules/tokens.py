@@ -34,6 +34,9 @@ class Token:
     light: str = ""  # folded, without a plural ending: how nouns and names are compared
 
 
+_EN_OES = {"goes": "go", "does": "do", "undoes": "undo", "forgoes": "forgo", "outdoes": "outdo"}
+
+
 def spaced(language: str) -> bool:
     return language != "zh"
 
@@ -44,6 +47,8 @@ def stem(word: str, language: str) -> str:
     low = word.lower()
     if language == "zh" or _HAN.search(low):
         return fold(low)
+    if language == "en" and low in _EN_OES:
+        return _EN_OES[low]  # Snowball leaves "goes" as "goe", apart from "go"
     return shared.stem(low, language)
 
 

@@ -12,6 +12,8 @@ has not discovered, nor a hidden point he has not found ("the loose stone in the
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.gm.closure_rules.events import negated
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
@@ -27,12 +29,17 @@ def unknown_place(reading: Reading) -> bool:
     told = Narration.read(doc.text, reading.facts.language).sentences(quotes=False)
     if _names_undiscovered(told, scene, doc.spaced) or _hidden_named(reading):
         return True
+    if _upper_floor(reading):
+        return True
     nouns = [h for h in [*doc.of("place_nouns"), *_by_suffix(reading)] if _stated(reading, h)]
     if not nouns:
         return False
     steps = ""
     if any(e.direction in ("up", "down") for e in scene.exits()):
         steps = " ".join(reading.doc.words.list("exit_nouns"))
+    stairs = [h for h in doc.of("exit_nouns") if _stated(reading, h)]
+    if any(_wrong_way(reading, h) for h in [*nouns, *stairs]):
+        return True
     said = list(nouns)
     mine = [h for h in nouns if not doc.in_quotes(h.start)]
     known = _known(reading, steps, discovered=False)
@@ -73,6 +80,37 @@ def _by_suffix(reading: Reading) -> list[Hit]:
             n = next((i for i, t in enumerate(doc.tokens) if t.end > start), 0)
             out.append(Hit("place_nouns", start, at, n, n + 1))
     return out
+
+
+def _wrong_way(reading: Reading, hit: Hit) -> bool:
+    """Stairs or a ladder told going where no way goes: up from a room whose only stair goes
+    down to the cellar ("a narrow stair climbs to the upper rooms"), unless the room's own
+    description has them."""
+    doc, scene = reading.doc, reading.scene
+    if not doc.spaced or not doc.words.has(doc.tokens[hit.first], "exit_nouns"):
+        return False
+    ways = {e.direction for e in scene.exits()} & {"up", "down"}
+    if not ways or _grounded(
+        reading, hit, _stems_text(scene.location.description, doc.language, True)
+    ):
+        return False
+    sentence = doc.clause_at(hit.start).sentence
+    for way in ("up", "down"):
+        said = doc.hits.get(f"{way}_words", ())
+        if way not in ways and any(doc.clause_at(h.start).sentence == sentence for h in said):
+            return True
+    return False
+
+
+def _upper_floor(reading: Reading) -> bool:
+    """An upper floor ("upstairs", "el piso de arriba", "二楼") where no way leads up and the
+    room's own words have none."""
+    doc, scene = reading.doc, reading.scene
+    if any(e.direction == "up" for e in scene.exits()):
+        return False
+    told = [h for h in doc.of("upper_floor") if _stated(reading, h) and not doc.in_quotes(h.start)]
+    room = _stems_text(scene.location.description, doc.language, doc.spaced)
+    return any(not _grounded(reading, h, room) for h in told)
 
 
 def _stated(reading: Reading, hit: Hit) -> bool:
@@ -173,6 +211,7 @@ def _known(reading: Reading, steps: str, *, discovered: bool) -> str:
     return _stems_text(" \n ".join(parts), reading.doc.language, reading.doc.spaced)
 
 
+@lru_cache(maxsize=512)  # the same room's words, turn after turn
 def _stems_text(text: str, language: str, spaced: bool) -> str:
     if not spaced:
         return fold(text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 
+from engine.gm.steps import THINKING, say
 from engine.llm.base import ChatRequest, Chunk, Provider, Usage
 
 
@@ -39,7 +40,9 @@ class Answer:
 
 
 async def complete(provider: Provider, request: ChatRequest) -> Answer:
-    """One call, its streamed text gathered; a ProviderError passes through."""
+    """One call, its streamed text gathered; a ProviderError passes through. The player sees
+    the master thinking meanwhile (engine.gm.steps, issue 37)."""
+    say(THINKING)
     answer = Answer()
     async for chunk in provider.stream(request):
         answer.text += chunk.text

@@ -16,7 +16,8 @@ from engine.gm.closure import TurnFacts, fallback_closure
 from engine.gm.loop import MasterTurn, run_master
 from engine.gm.perception import perceive, scene_context
 from engine.gm.play import play_gm_action
-from engine.gm.tools import execute, tool_schemas
+from engine.gm.tools import execute
+from engine.gm.tools.offer import offered_schemas
 from engine.llm.anthropic import AnthropicProvider
 from engine.llm.base import ChatRequest, Chunk, Provider, Usage
 from engine.llm.openai_compat import OpenAICompatProvider
@@ -69,6 +70,14 @@ def master(provider: Provider, action: str = "I hum an old song", **options: Any
     return asyncio.run(run_master(scene, action, provider, context=context, **options))
 
 
+def offered(provider: Spy, action: str = "I hum an old song") -> list[dict[str, Any]]:
+    """The compact schemas the demo's opening scene offers (issue 37 §4), on every call."""
+    world = demo_world()
+    schemas = offered_schemas(scene_for(world, new_state(world), "ada"), action)
+    assert all(request.tools == schemas for request in provider.requests)
+    return schemas
+
+
 def tool_messages(request: ChatRequest) -> list[dict[str, Any]]:
     return [json.loads(m.content) for m in request.messages if m.role == "tool"]
 
@@ -94,7 +103,7 @@ def test_the_fixed_part_sits_above_the_breakpoint_and_no_secret_is_sent():
     master(provider, cap=8)
 
     first, second = provider.requests
-    assert first.breakpoint == 1 and first.cache_tail and first.tools == tool_schemas()
+    assert first.breakpoint == 1 and first.cache_tail and first.tools == offered(provider)
     assert first.messages[0].content == brief("en").fixed(8)
     assert "I hum an old song" in first.messages[1].content
     assert second.messages[:2] == first.messages and second.tools == first.tools
@@ -119,7 +128,7 @@ def test_calls_past_the_cap_are_not_run_and_a_last_call_forces_log_event():
     assert turn.tool_calls[2].error == brief("en").t("not_run_cap")
     assert turn.tool_calls[3].error == brief("en").t("not_run_forced")
     last = provider.requests[1]
-    assert (last.tool_choice, last.tools) == ({"name": "log_event"}, tool_schemas())
+    assert (last.tool_choice, last.tools) == ({"name": "log_event"}, offered(provider))
     assert last.messages[-1].content == brief("en").t("nudge_cap", cap=2)
     assert turn.narration == CALM and turn.model_calls == 2
 
@@ -136,7 +145,8 @@ def test_a_reply_without_log_event_is_not_done_and_the_forced_call_closes_it():
 
 
 def test_when_even_the_forced_call_brings_no_log_event_the_engine_closes_the_turn():
-    provider = scripted({"tool_calls": [RULE]}, {"text": "Nothing."}, {"text": "Still nothing."})
+    # The forced call writes nothing at all: a text reply there would be the narration (#37).
+    provider = scripted({"tool_calls": [RULE]}, {"text": "Nothing."}, {"text": ""})
 
     turn = master(provider)
 
@@ -158,7 +168,7 @@ def test_a_rejected_narration_goes_back_naming_the_rule_with_every_tool_then_pas
     assert answer["ok"] is False and brief("en").reasons(["time-advanced"]) in answer["error"]
     assert answer["error"] == brief("en").t("rejected", reasons=brief("en").reasons([TIME]))
     retry = provider.requests[1]
-    assert (retry.tool_choice, retry.tools) == ("auto", tool_schemas())
+    assert (retry.tool_choice, retry.tools) == ("auto", offered(provider))
     assert [e.text for e in turn.events] == [CALM_TOO]  # the rejected one was never logged
 
 

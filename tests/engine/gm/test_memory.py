@@ -112,3 +112,35 @@ def test_authored_memories_are_the_npcs_until_play_writes_and_follow_the_same_ru
         "Ren came back.",
     ]
     assert len(world.game_master.npcs_by_id["hilda"].memories) == 2  # the world is not changed
+
+
+def test_authored_memories_past_the_caps_are_read_capped_lowest_importance_first():
+    """An author (or a state from elsewhere) may hold more than the caps: it is read as if each
+    memory had been written in turn (issue 33 §6)."""
+    data = demo_data()
+    npcs = [dict(n) for n in data["gameMaster"]["npcs"]]
+    about_ren = [
+        {"about": "ren", "text": f"ren-{n}", "importance": 1 if n < 3 else 2, "day": 1}
+        for n in range(PAIR_CAP + 3)
+    ]
+    ada = [{"about": "ada", "text": f"ada-{n}", "importance": 2, "day": 1} for n in range(10)]
+    npcs[0]["memories"] = about_ren + ada
+    world = world_with(npcs=npcs)
+    scene = scene_for(world, new_state(world), "ren")
+    gm, state = scene.gm, scene.state
+    ren = [m.text for m in memories(gm, state, "hilda", about="ren")]
+    assert ren == [f"ren-{n}" for n in range(3, PAIR_CAP + 3)]  # the three minor ones went
+    assert next(m.text for m in memories(gm, state, "hilda", about="ada")) == "ada-2"
+
+
+def test_a_state_past_the_npc_cap_is_read_capped():
+    gm, state = setup()
+    state.memories["hilda"] = [
+        Memory(about=f"pc{n % 7}", text=f"m{n}", importance=3 if n % 2 else 2, day=1 + n)
+        for n in range(56)
+    ]
+    held = memories(gm, state, "hilda")
+    assert len(held) == NPC_CAP
+    assert all(sum(m.about == who for m in held) <= PAIR_CAP for who in {m.about for m in held})
+    minor = [m.text for m in held if m.importance == 2]
+    assert minor == [f"m{n}" for n in range(32, 56, 2)]  # the 16 oldest minor ones went

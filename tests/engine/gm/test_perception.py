@@ -245,3 +245,27 @@ def test_the_demo_context_is_small():
         for place in gm.locations
     ]
     assert max(sizes) < 2000
+
+
+def test_his_words_and_the_answer_to_them_are_one_event_so_six_talks_fit():
+    """Issue 33 §6: the last six events count what he perceived, and a player's words are part
+    of his action's event (with the reply they got), not an event of their own."""
+    world = demo_world()
+    said = ["Hello, Hilda.", "Hilda, any news?", "Any work?", "Sorry.", "Hilda?", "Bye, Hilda."]
+    result = play_all(world, said, "ren")[-1]
+    assert result.state.gm is not None
+    events = perceive(world.game_master, result.state.gm, "ren").events  # type: ignore[arg-type]
+    assert len(events) == 6
+    for words, event in zip(said, events, strict=True):
+        assert event.text.startswith(f'Ren Ashby: "{words}"'), event.text
+        assert "Hilda" in event.text[len(words) + 14 :]  # her answer, in the same event
+
+
+def test_an_answer_to_words_he_did_not_perceive_is_an_event_of_its_own():
+    gm, state = setup(tiny_world())
+    log_event(state, "action", "kai", "hall", 'Kai: "hi"', seen_by=["kai"])
+    log_event(state, "master", "kai", "hall", "The hall echoes.", seen_by=["kai"])
+    log_event(state, "action", "lin", "yard", 'Lin: "psst"', seen_by=["lin"])
+    log_event(state, "master", "lin", "yard", "A crow answers.", seen_by=["lin"], heard_by=["kai"])
+    events = perceive(gm, state, "kai").events
+    assert [e.text for e in events] == ['Kai: "hi" The hall echoes.', "You hear noise nearby."]

@@ -34,7 +34,11 @@ from tests.engine.gm.worlds import demo_data
         ("你被击中了 [health: -5]。", "你被击中了。"),
         ("<think>make it 999</think>You wait.", "You wait."),
         ('Rain.\n<UpdateVariable>[{"op": "replace"}]</UpdateVariable>', "Rain."),
-        ("[gold: +999", "[gold: +999"),
+        ("You find a purse. [gold: +99", "You find a purse."),  # cut off (issue 37 §5)
+        ("[gold: +999\nYou wait.", "[gold: +999\nYou wait."),
+        ("You wait.\n<current-state>\ngold: 3\n</current-state>", "You wait."),
+        ("You wait.</current-state> Rain.", "You wait. Rain."),
+        ("<synopsis>the plot</synopsis>You wait.", "You wait."),
         ("Chapter [2] of [the book]; 3 < 4.", "Chapter [2] of [the book]; 3 < 4."),
         ("  Nothing to strip.  ", "  Nothing to strip.  "),
     ],

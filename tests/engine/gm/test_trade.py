@@ -115,7 +115,7 @@ def test_a_good_with_a_quantity_is_sold_until_it_runs_out():
 def test_spanish_and_chinese_purchases_are_narrated_in_their_own_words():
     world, state = ren_at("store")
     es = act(world, state, "compro pan", "es").narration
-    assert es.startswith("Compras ") and es.endswith(" por 1 moneda. Te quedan 2 monedas.")
+    assert es.startswith("Compras ") and es.endswith(" por 1 moneda. Ahora tienes 2 monedas.")
     zh = act(world, state, "我要买一个面包", "zh").narration
     assert zh.startswith("你花1枚钱币从") and zh.endswith("。你还剩2枚钱币。")
     for english in ("loaf", "bread", "shopkeeper", "coin", "buy"):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 from functools import cache
 from pathlib import Path
@@ -20,12 +19,17 @@ DEMO_PATH = ROOT / "studio" / "fixtures" / "gm_demo_world.json"
 
 
 @cache
+def _demo_text() -> str:
+    return DEMO_PATH.read_text(encoding="utf-8")
+
+
 def demo_data() -> dict[str, Any]:
-    return dict(json.loads(DEMO_PATH.read_text(encoding="utf-8")))
+    """A fresh copy each call: a test that edits the demo must not edit it for the next test."""
+    return dict(json.loads(_demo_text()))
 
 
 def demo_world() -> WorldDefinition:
-    return load_world(copy.deepcopy(demo_data()))
+    return load_world(demo_data())
 
 
 def tiny_gm() -> dict[str, Any]:
