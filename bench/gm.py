@@ -107,19 +107,21 @@ def fixed_part_report(cap: int = 8) -> None:
     world = load_world(Path(__file__).resolve().parents[1] / "studio/fixtures/gm_demo_world.json")
     assert world.game_master is not None
     gm_state = ensure_gm_state(world, SessionState.initial(world), seed=1)
-    who = world.game_master.characters[0].id
     print("master's fixed part (brief + rules + tool schemas), estimated tokens:")
-    for language in ("en", "es", "zh"):
-        words = brief(language)
-        scene = Scene(world.game_master, gm_state, who, lexicon(language), lexicon(language))
-        offered = offered_schemas(scene, "I look around")
-        before = words.fixed(cap, sheet=True) + json.dumps(tool_schemas(), ensure_ascii=False)
-        after = words.fixed(cap) + json.dumps(offered, ensure_ascii=False)
-        old, new = estimate_tokens(before), estimate_tokens(after)
-        print(
-            f"  {language}: before {old} (29 tools), after {new} ({len(offered)} tools), "
-            f"{(new - old) / old:+.0%}" + _real_tokens(before, after)
-        )
+    for who in world.game_master.characters:
+        where = gm_state.characters[who.id].location
+        for language in ("en", "es", "zh"):
+            words = brief(language)
+            scene = Scene(world.game_master, gm_state, who.id, lexicon(language), lexicon("en"))
+            offered = offered_schemas(scene, "I look around")
+            full = json.dumps(tool_schemas(), ensure_ascii=False)
+            before = words.fixed(cap, sheet=True) + full
+            after = words.fixed(cap) + json.dumps(offered, ensure_ascii=False)
+            old, new = estimate_tokens(before), estimate_tokens(after)
+            print(
+                f"  {language} ({where}): before {old} (29 tools), after {new} "
+                f"({len(offered)} tools), {(new - old) / old:+.0%}" + _real_tokens(before, after)
+            )
 
 
 def _real_tokens(before: str, after: str) -> str:

@@ -37,9 +37,15 @@ def _settle_the_collector() -> None:
     one, and at 50,000 one took 14-31 ms under load; at 20,000, 500 streaming sessions on two
     processes had a token p99 of 32-69 ms over four runs, against 48-73 ms at 50,000 in
     the runs in between (bench/relay.py).
+
+    With DEBUG on (`make run`) the SDKs are left to load on the first live turn instead: they
+    took 1.5 s of every start of the development server before its first page (issue 36).
     """
-    import anthropic.resources.messages  # noqa: F401
-    import openai.resources.chat.completions  # noqa: F401
+    from django.conf import settings
+
+    if not settings.DEBUG:
+        import anthropic.resources.messages  # noqa: F401
+        import openai.resources.chat.completions  # noqa: F401
 
     gc.collect()
     gc.freeze()

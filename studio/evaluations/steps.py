@@ -204,7 +204,7 @@ async def play(plan: Plan) -> Outcome:
     try:
         played = await play_step(table, plan.state, history, text, index=plan.index, tactic=tactic)
     except (ActionFailed, ProviderError) as exc:
-        exc.move = (text, tactic)  # type: ignore[attr-defined]  # the failure keeps the move
+        exc.move = (text, tactic)  # type: ignore[union-attr]  # the failure keeps the move
         raise
     secrets = collect_secrets(plan.world, character, plan.secrets)
     ctx = Context(plan.world, character, tuple(secrets))

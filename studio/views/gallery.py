@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpResponse
 from django.views.decorators.http import require_GET
 
@@ -20,7 +22,7 @@ def gallery(request: Request) -> HttpResponse:
     language = request.GET.get("language", "").strip()
     worlds = gallery_worlds(query, tag, language)
     page = gallery_page(worlds, PAGE_SIZE, request.GET.get("page"))
-    context = {"page": page, "q": query, "tag": tag, "language": language}
+    context: dict[str, Any] = {"page": page, "q": query, "tag": tag, "language": language}
     if not request.user.is_authenticated:  # a guest first hears what Fabula is (issue 35)
         context["demos"] = demo_worlds()
     return render_page(request, "studio/gallery.html", context, partial="results")

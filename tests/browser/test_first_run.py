@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import shot
 from tests.browser.test_creator_walk import expect, watched
 from tests.browser.test_studio import PASSWORD
 
@@ -36,10 +37,11 @@ def test_a_guest_reads_what_fabula_is_and_finds_both_paths(
     page = watched(new_page())
     page.goto("/")
     intro = page.locator("[data-intro]")
-    expect(intro.locator("h1")).to_contain_text("Fabula")
+    expect(intro.locator("h2")).to_contain_text("Fabula")
     expect(intro.locator("[data-demos] [data-play-demo]")).to_have_count(2)
     expect(intro).to_contain_text(demos["version"].name)
     expect(intro).to_contain_text(demos["gm"]["version"].name)
+    shot(page, "first-run-home")
     intro.locator("[data-create-world]").click()
     page.wait_for_url(re.compile(r"/accounts/signup/$"))
 
@@ -52,6 +54,7 @@ def test_a_guest_reads_what_fabula_is_and_finds_both_paths(
     expect(welcome.locator("[data-play-demo]")).to_have_count(2)
     expect(welcome.locator("a[href='/studio/import/']")).to_have_count(1)
     expect(page.locator("#id_name")).to_be_visible()  # the new-world form, on the same page
+    shot(page, "first-run-studio")
     page.goto("/")
     expect(page.locator("[data-intro]")).to_have_count(0)  # a signed-in creator: the gallery
     assert page.errors == []

@@ -123,6 +123,7 @@ REF_NAMES = frozenset(
         "about",
         "ref",
         "inHand",
+        "key",  # an exit's key: the id of the item that opens it
         "knownNames[]",
         "knownPlaces[]",
         "heardAt[]",

@@ -5,11 +5,12 @@ The 29 schemas cost ~5,300 estimated tokens, most of a small model's context and
 local server's cold first token. A turn is offered only the tools its situation can use: the
 always-useful ones (``ALWAYS``: close, read, check, move, carry…), the people tools when an NPC
 is present, trade (buying, selling, pawns, debts) when a shop's keeper is here
-(``engine.gm.market.shops_here``), combat when a
-hostile NPC is present, the action reads as an attack (``engine.gm.risk.classify_risky``) or
-someone present is hurt, and the bookkeeping tools (clues, errands, hooks, debts) only when the
-world has any. The set is decided once per turn (the list stays byte-identical inside the loop,
-so it is still read from cache) and changes only when the situation does.
+(``engine.gm.market.shops_here``), combat when a hostile NPC is present, the action reads as an
+attack (``engine.gm.risk.classify_risky``) or someone present is hurt, and the bookkeeping
+tools (clues, errands, hooks, debts) only when the world has any. The set is decided once per
+turn (the list stays byte-identical inside the loop, so it is still read from cache) and
+changes only when the situation does; the always-offered tools lead the list, so a prompt
+cache still reuses them across situations (``bench/gm.py``: ≥ 85 % cached over the demo).
 
 ``compact`` is the schema as sent: the validation-only keywords (lengths, item counts, ranges)
 are dropped, since ``engine.gm.tools.execute`` checks the full schema and answers a violation
