@@ -39,6 +39,7 @@ from engine.directive_syntax import (
     Target,
     close_pattern,
     cut_head,
+    cut_off,
     fallback_close,
     resolve_head,
     scan_head,
@@ -229,8 +230,8 @@ class _Extractor:
             found, close = BodyScan().scan(text, body_start)
             if found != CLOSE:
                 close = fallback_close(text, body_start, close)
-                if close < 0 and found == MORE:  # the reply ended inside the body
-                    return self.cut_off(start)
+                if close < 0 and found == MORE and cut_off(text, body_start):
+                    return self.cut_off(start)  # the reply ended inside the body
                 if close < 0:
                     line_end = text.find("\n", start, start + _SHOWN)
                     shown = text[start : line_end if line_end >= 0 else start + _SHOWN]

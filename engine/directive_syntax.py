@@ -246,6 +246,17 @@ def cut_head(index: NameIndex, text: str, start: int) -> bool:
     return _head_viable(index, rest)
 
 
+_PROSE_END: Final = re.compile(r"[^\W\d_][.!?…。！？]['\"”’」)]*\s*$")
+
+
+def cut_off(text: str, body_start: int) -> bool:
+    """Whether a body the reply ended inside was cut off by the end of the reply (``[health: -1``)
+    rather than left open while the prose went on (``[stats: merge {"a": … The end.``): a reply
+    that goes on to finish a sentence was not cut short, and its words stay (seed 000: a malformed
+    directive is skipped, the story kept)."""
+    return _PROSE_END.search(text, body_start) is None
+
+
 def fallback_close(text: str, body_start: int, abort: int) -> int:
     """The ']' ending a directive whose body never closed: the first one on the head's line."""
     newline = text.find("\n", body_start, abort)

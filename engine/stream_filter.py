@@ -66,6 +66,7 @@ from engine.directive_syntax import BodyScan as BodyScan
 from engine.directive_syntax import Target as Target
 from engine.directive_syntax import close_pattern as close_pattern
 from engine.directive_syntax import cut_head as cut_head
+from engine.directive_syntax import cut_off as cut_off
 from engine.directive_syntax import fallback_close as fallback_close
 from engine.directive_syntax import is_stray as is_stray
 from engine.directive_syntax import resolve_head as resolve_head
@@ -192,7 +193,7 @@ class StreamFilter:
             if end >= 0:
                 self._writer.removal()
                 self._scan(text, end + 1, final)
-            elif status == MORE:  # final: the reply ended inside the body
+            elif status == MORE and cut_off(text, self._body_start):  # the reply ended inside
                 self._writer.removal()
             else:
                 self._writer.text("[")
@@ -245,7 +246,7 @@ class StreamFilter:
                 if end >= 0:
                     writer.removal()
                     pos = end + 1
-                elif found == MORE:  # the reply ended inside the body: "[health: -1"
+                elif found == MORE and cut_off(text, body_start):  # ended inside: "[health: -1"
                     writer.removal()
                     return
                 else:

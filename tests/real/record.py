@@ -137,15 +137,18 @@ def server_version() -> str:
 def main() -> int:
     with LlamaServer() as server:
         url = server.openai_url
+        seen = len(server.log())  # each fixture keeps only the log lines of its own request
         named = body(master({"name": "log_event"}), 256)
         save("named_tool_choice", "a master call forcing log_event by name", named,
-             record(url, named), server.log())  # fmt: skip
+             record(url, named), server.log()[seen:])  # fmt: skip
+        seen = len(server.log())
         auto = body(master("auto"), 256)
         save("master_text_only", "a master call with tools offered, tool_choice auto", auto,
-             record(url, auto), server.log())  # fmt: skip
+             record(url, auto), server.log()[seen:])  # fmt: skip
+        seen = len(server.log())
         data, answer = cut_directive(url)
         save("cut_off_directive", "a plain reply cut by max_tokens inside a directive", data,
-             answer, server.log())  # fmt: skip
+             answer, server.log()[seen:])  # fmt: skip
     return 0
 
 

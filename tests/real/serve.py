@@ -1,8 +1,11 @@
 """Serve SmolLM2 with the llama.cpp server built by ``tests/real/build.py``, on loopback.
 
 ``--jinja`` makes llama.cpp render the model's own chat template and parse its tool calls (the
-OpenAI ``tools`` field); without it tools are refused. One slot and a context that holds the
-master's fixed part, the scene and a few tool rounds. ``LlamaServer`` is a context manager:
+OpenAI ``tools`` field); without it tools are refused. ``--no-repack`` keeps the weights out of
+the CPU's extra buffer types: the build is ``GGML_NATIVE``, and on a CPU that reports AMX in a
+sandbox that does not grant it, the AMX matmul segfaults on the first graph. One slot and a
+context that holds the master's fixed part, the scene and a few tool rounds. ``LlamaServer`` is
+a context manager:
 
     with LlamaServer() as server:
         server.openai_url  # http://127.0.0.1:<port>/v1
@@ -48,7 +51,7 @@ class LlamaServer:
         command = [
             str(build_server()), "-m", str(model()), "--host", "127.0.0.1",
             "--port", str(self.port), "--jinja", "-c", str(CONTEXT), "-np", "1",
-            "-t", str(self.threads), "--alias", MODEL_NAME, "--no-webui",
+            "-t", str(self.threads), "--alias", MODEL_NAME, "--no-webui", "--no-repack",
         ]  # fmt: skip
         log = self.log_path.open("wb")
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

@@ -110,8 +110,8 @@ def test_trace_prints_every_model_request_with_messages_and_tools(played):
     assert "log_event" in [tool["name"] for tool in first["tools"]]
     assert traced[1]["messages"][2]["tool_calls"][0]["name"] == "lookup_rule"
     assert traced[1]["messages"][3]["role"] == "tool"
-    retry = traced[3]  # the retry after the rejection: every tool, any of them may be called
-    assert retry["tool_choice"] == "auto" and retry["tools"] == first["tools"]
+    retry = traced[3]  # the retry: the tools its scene offers, any of them
+    assert retry["tool_choice"] == "auto" and retry["tools"] == traced[2]["tools"]
 
 
 def test_running_out_of_replies_says_so(played):
