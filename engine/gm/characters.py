@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from engine.gm.translations import SheetWords, translations_field
+from engine.gm.translations import FullSheetWords, SheetWords, translations_field
 from engine.gm.vocab import Check, GMSchema, Id
 
 __all__ = ["Abilities", "Character", "FullSheet", "JournalEntry", "PublicSheet", "Resource"]
@@ -27,6 +27,7 @@ class FullSheet(GMSchema):
     traits: list[str] = Field(default_factory=list)
     background: str = ""
     secrets: list[str] = Field(default_factory=list)
+    translations: dict[str, FullSheetWords] = translations_field()
 
 
 class Abilities(GMSchema):

@@ -50,6 +50,15 @@ class SheetWords(GMSchema):
     reputation: str | None = None
 
 
+class FullSheetWords(GMSchema):
+    """A player character's full sheet in one more language (its player reads it on his sheet);
+    its secrets stay in the world's language, where the secret checks read them."""
+
+    character_class: str | None = Field(default=None, alias="class")
+    traits: list[str] | None = None
+    background: str | None = None
+
+
 class ClueWords(GMSchema):
     name: str | None = Field(default=None, min_length=1)
     text: str | None = None

@@ -296,7 +296,8 @@ def _words(*keys: str) -> dict[str, Any]:
 
 
 def _sheet() -> dict[str, Any]:
-    return {"class": "x", "traits": ["x"], "background": "x", "secrets": ["x"]}
+    words = {"class": "x", "traits": ["x"], "background": "x"}
+    return words | {"secrets": ["x"], "translations": {"es": dict(words)}}
 
 
 def canary_world(name: str = "The Canary Inn") -> dict[str, Any]:

@@ -152,3 +152,12 @@ def test_the_demo_world_names_everything_a_player_reads_in_spanish_and_chinese()
         names = [i.name for i in local.items] + [n.trade for n in local.npcs]
         names += [q.title for q in local.quests] + [c.name for c in local.clues]
         assert all(localize.translated(local, name) for name in names), language
+
+
+def test_the_character_sheet_reads_class_traits_and_background_in_the_players_language():
+    gm = demo_world().game_master
+    assert gm is not None
+    for language, word in (("es", "codicioso"), ("zh", "贪心")):
+        ren = next(c for c in localize.block(gm, language).characters if c.id == "ren")
+        assert word in ren.full.traits and "greedy" not in ren.full.traits
+        assert ren.full.secrets == next(c for c in gm.characters if c.id == "ren").full.secrets
