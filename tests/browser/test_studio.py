@@ -187,6 +187,7 @@ def test_importing_seraphinas_card_shows_her_lorebook(new_page: Any) -> None:
     expect(page.locator(".messages")).to_contain_text("Imported “Seraphina”.")
     expect(page.locator("#import-report")).to_contain_text("Seraphina")
     page.click("#import-report >> text=Open the world")
+    page.wait_for_load_state()  # htmx binds the filter box once the page's scripts have run
     items = page.locator("#item-list")
     for key in ("eldoria", "shadowfang", "glade", "power"):
         expect(items).to_contain_text(key)

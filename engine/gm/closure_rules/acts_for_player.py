@@ -21,6 +21,7 @@ _ACTING_TEXT = (
     "gesture volition act kill hold spend confess deal"
 )
 ACTING = tuple(_ACTING_TEXT.split())
+_WEARING = frozenset(["acquire", "go", "hold", "act"])  # "lleva una capa", "穿着", "wears"
 
 
 def _own_wish(reading: Reading, event: Event) -> bool:
@@ -30,6 +31,23 @@ def _own_wish(reading: Reading, event: Event) -> bool:
     return event.key == "volition" and not modal(
         doc, clause, event.start, first, first + 1, form=False
     )
+
+
+def _nobody_does(reading: Reading, event: Event) -> bool:
+    """ "Nobody has asked Ada anything", "Nadie le pregunta nada a Bruno", "没人问林岚": the one
+    who does it is nobody, whoever the verb's reach found."""
+    clause = event.clause
+    return any(clause.start <= h.start < event.start for h in reading.doc.of("nobody"))
+
+
+def _worn(reading: Reading, event: Event) -> bool:
+    """ "Bruno lleva una capa gris", "Ada has her hood up": what she wears is a description,
+    not a deed (a garment within the next words of the verb)."""
+    doc = reading.doc
+    if not any(h.start < event.end and event.start < h.end for h in doc.of("wear_verbs")):
+        return False
+    garments = doc.hits.get("garment_nouns", ())
+    return any(event.end <= h.start and h.start - event.end <= 16 for h in garments)
 
 
 def acts_for_player(reading: Reading) -> bool:
@@ -46,7 +64,9 @@ def acts_for_player(reading: Reading) -> bool:
     for event in reading.events:
         if event.key not in ACTING or event.actor not in others:
             continue
-        if event.clause.question or event.quoted:
+        if event.clause.question or event.quoted or _nobody_does(reading, event):
+            continue
+        if event.key in _WEARING and _worn(reading, event):
             continue  # a refusal is his decision too: "Ada refuses", "Bruno no quiere"
         if event.modal and not _own_wish(reading, event):
             continue  # "whatever she decides", "怎么做由她决定": hers to decide

@@ -16,6 +16,8 @@ from engine.gm.closure_rules.death import reported
 from engine.gm.closure_rules.entities import YOU, Ref
 from engine.gm.closure_rules.events import Event
 from engine.gm.closure_rules.facts import Reading
+from engine.gm.closure_rules.lexicon import Hit
+from engine.gm.closure_rules.possessor import owner
 
 MONEY = ("buy_item", "sell_item", "settle_debt", "set_debt", "pawn_item", "complete_errand")
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -28,6 +30,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "settle": ("settle_debt",),
     "deal": (*MONEY, "offer_quest", "transfer_item"),
 }
+_THEIR = frozenset(["su", "sus"])  # Spanish: the subject's own, unless it's "you"
 
 
 def unregistered_deal(reading: Reading) -> bool:
@@ -69,7 +72,7 @@ def _kind(event: Event, reading: Reading) -> str:
         if _near(event, reading, "pledge_nouns"):
             return "pawn"
         if _near(event, reading, "money_nouns", "amounts") and _between(event, reading):
-            return "pay"
+            return "" if _own_money(event, reading) else "pay"
     return ""
 
 
@@ -88,6 +91,27 @@ def _between(event: Event, reading: Reading) -> bool:
         m.ref for m in reading.mentions if clause.start <= m.start < clause.end and m.ref.person
     }
     return bool(people - {YOU, Ref("nobody")})
+
+
+def _own_money(event: Event, reading: Reading) -> bool:
+    """Someone handling coins that are hers ("Greta counts her coins and pockets them", "Inés
+    se guarda sus monedas", "小梅把她的铜钱收好"): no money changes hands."""
+    doc, actor = reading.doc, event.actor
+    if actor is None or actor == YOU or not actor.person:
+        return False
+    sentence = event.clause.sentence
+    coins = [h for h in doc.of("money_nouns") if doc.clause_at(h.start).sentence == sentence]
+    return bool(coins) and all(_theirs(reading, h, actor) for h in coins)
+
+
+def _theirs(reading: Reading, hit: Hit, actor: Ref) -> bool:
+    """The coins at ``hit`` are the actor's: owned by a mention of her, or by "su", "sus"."""
+    doc = reading.doc
+    who = owner(doc, reading.mentions, hit)
+    if who is not None:
+        return who.ref == actor
+    before = doc.tokens[hit.first - 1 : hit.first] if hit.first else []
+    return any(t.fold in _THEIR for t in before)
 
 
 def _near(event: Event, reading: Reading, *keys: str) -> bool:

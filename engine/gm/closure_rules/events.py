@@ -34,6 +34,8 @@ VERBS = tuple(_VERBS_TEXT.split())
 IDIOMS = ("light_verbs", "deal_idioms")  # set phrases: a deed, but no transfer nor move
 NOT_VERBS = ("not_verbs",)  # words that look like verbs and are none here: "junto a"
 _FUTURE = re.compile(r"(?:rás|rá|rán|ría|rías|rían|remos|ríamos)$")
+_LIST_GAP = re.compile(r"^(?:(?:[ \t]*\w+){0,2}[ \t]*,)?[ \t]*(?:(?:and|or|y|e|o|ni)[ \t]+)?$")
+_ARTICLE_OR_CLITIC = frozenset(["la", "las", "los"])
 _WINDOW = {"en": 4, "es": 3, "zh": 3}
 
 
@@ -81,12 +83,25 @@ def extract(doc: Doc, mentions: list[Mention]) -> list[Event]:
         flags = negated(doc, clause, start, first, last), modal(doc, clause, start, first, last)
         if _adjunct(doc, start, first) and out and out[-1].clause.index == clause.index:
             flags = flags[0] or out[-1].negated, flags[1] or out[-1].modal
+        elif out and _listed(doc, out[-1], start, actor):
+            flags = flags[0], flags[1] or out[-1].modal
         head = doc.tokens[first].end
         objects = _objects(doc, mentions, clause, start, head)
         recipient = _recipient(doc, mentions, clause, start, end, head)
         keys = ["act"] if (start, end, first, last) in idioms else _keys(doc, start, first, last)
         out += [Event(k, start, end, clause, actor, objects, recipient, *flags) for k in keys]
     return _lead_in(out)
+
+
+def _listed(doc: Doc, before: Event, start: int, actor: Ref | None) -> bool:
+    """The next verb of a list under one wish ("you'd like to pay, eat, and leave", "quieres
+    pagar, cenar y marcharte"): it is wished too. Only bare lists: a
+    comma and at most an object and an "and" between them, the same doer."""
+    if not doc.spaced or not before.modal or before.negated or before.actor != actor:
+        return False  # Chinese lists with "、" inside one clause, already under its wish
+    if before.clause.sentence != doc.clause_at(start).sentence:
+        return False
+    return bool(_LIST_GAP.match(doc.text[before.end : start]))
 
 
 def _spans(doc: Doc) -> tuple[list[Span], set[Span]]:
@@ -170,11 +185,22 @@ def _adjunct(doc: Doc, start: int, first: int) -> bool:
 
 def _noun_use(doc: Doc, first: int, last: int) -> bool:
     """A one-word verb used as a noun after a determiner ("a loan", "el pago", "一次攻击")."""
+    if _article_after_verb(doc, first):
+        return True
     if last - first > 1 or first == 0:
         return False
     before = doc.tokens[first - 1]
     same = doc.clause_at(before.start).index == doc.clause_at(doc.tokens[first].start).index
     return same and doc.words.has(before, "determiners")
+
+
+def _article_after_verb(doc: Doc, first: int) -> bool:
+    """In Spanish "la", "las", "los" right after a verb are an article, since a clitic never
+    stands after a finite verb: what follows is a noun ("Recorres la sala": a room, no
+    "salir")."""
+    if first < 2 or doc.language != "es" or doc.tokens[first - 1].fold not in _ARTICLE_OR_CLITIC:
+        return False
+    return any(h.first <= first - 2 < h.last for k in VERBS for h in doc.hits.get(k, ()))
 
 
 # --- who ----------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ _ZH_PREPOSITIONS = frozenset(
     ["把", "将", "在", "从", "往", "朝", "向", "对", "跟", "和", "给", "与", "替", "为", "冲"]
 )
 
+_TAG_AFTER = "\"'”’»—–-:."  # a speech tag follows the words said: "'Well?' asks Hilda"
+
 
 def subject(
     doc: Doc,
@@ -215,9 +217,13 @@ def _after_preposition(doc: Doc, mentions: list[Mention], ahead: list[Token], wo
 def _inverted(
     doc: Doc, mentions: list[Mention], clause: Clause, first: int, last: int
 ) -> Ref | None:
-    """A speech tag with its subject after the verb: "'We should go,' says Ada", "—dice Ada"."""
-    if not any(h.first == first for h in doc.hits.get("speech", ())):
+    """A speech tag with its subject after the verb: "'We should go,' says Ada", "—dice Ada"
+    (Chinese never inverts it: in "问她怎么想" she is asked)."""
+    if doc.language == "zh" or not any(h.first == first for h in doc.hits.get("speech", ())):
         return None
+    said = doc.text[: doc.tokens[first].start].rstrip(" \t,")
+    if said and said[-1] not in _TAG_AFTER:
+        return None  # "you cross to the bar and ask Hilda": Hilda is asked
     after = doc.tokens[last : min(last + 3, clause.last)]
     joiners = doc.words.stems("joiners") | doc.words.stems("articles")
     for token in after:

@@ -65,7 +65,7 @@ def _stated(reading: Reading, hit: Hit) -> bool:
         return False
     if modal(doc, clause, hit.start, hit.first, hit.last):
         return False
-    past = doc.hits.get("past_time", ())
+    past = [*doc.hits.get("past_time", ()), *doc.hits.get("past_refs", ())]  # "for years"
     return not any(doc.clause_at(p.start).index == clause.index for p in past)
 
 

@@ -17,11 +17,17 @@ from functools import lru_cache
 from engine.gm.closure_rules.events import negated
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
+from engine.gm.closure_rules.possessor import owner
 from engine.gm.closure_rules.tokens import phrase_stems, tokenize
 from engine.gm.language import tag_zh
 from engine.gm.mentions import fold, spans
 from engine.gm.reading import Narration
 from engine.gm.scene import Scene
+
+_ONE = frozenset(
+    ["a", "an", "another", "other", "some", "un", "una", "unos", "unas", "otro", "otra"]
+)
+_ZH_ONE = ("一个", "一座", "一处", "另一个", "另一座", "别的", "邻近的", "附近的")
 
 
 def unknown_place(reading: Reading) -> bool:
@@ -120,9 +126,56 @@ def _stated(reading: Reading, hit: Hit) -> bool:
     if doc.spaced and _verb_here(reading, hit) and not _determined(reading, hit):
         return False  # "El golpe tumba a Marta": a verb, not a tomb
     clause = doc.clause_at(hit.start)
-    return not clause.question and not negated(
-        doc, clause, hit.start, hit.first, hit.last, own=False
+    if clause.question or _supposed(reading, hit) or _not_a_place(reading, hit):
+        return False
+    return not negated(doc, clause, hit.start, hit.first, hit.last, own=False)
+
+
+def _supposed(reading: Reading, hit: Hit) -> bool:
+    """Supposed or asked about, not there: in the clause of an "if" ("If there were a back
+    door", "Si hubiera una puerta trasera", "要是有后门") or of an asking ("you ask about rooms
+    upstairs", "preguntas si hay sótano", "你问楼上有没有客房")."""
+    doc = reading.doc
+    clause = doc.clause_at(hit.start)
+    return any(
+        clause.start <= h.start < hit.start or (h.start >= hit.end and h.end <= clause.end)
+        for h in doc.of("conditionals", "asked_about")
+        if h.key == "asked_about" or h.start < hit.start
     )
+
+
+def _not_a_place(reading: Reading, hit: Hit) -> bool:
+    """A place word that is no place here: part of a person's noun ("the stable hand"), a
+    container someone owns ("Greta's strongbox", "el cofre de Inés", "小梅的钱箱"), or a
+    settlement as the owner of something ("half the village's debts", "半个镇子的债")."""
+    doc = reading.doc
+    if any(h.start <= hit.start and hit.end <= h.end for h in doc.of("person_nouns")):
+        return True
+    same = [
+        h
+        for k in ("container_nouns", "settlement_nouns")
+        for h in doc.hits.get(k, ())
+        if h.start <= hit.start and hit.end <= h.end
+    ]
+    if any(h.key == "container_nouns" for h in same):
+        who = owner(doc, reading.mentions, hit)
+        if who is not None and who.ref.person:
+            return True
+    if not same or same[0].key != "settlement_nouns":
+        return False
+    if doc.text[hit.end : hit.end + 3].startswith(("'s", "’s", "的")):
+        return True
+    return not _indefinite(reading, hit)
+
+
+def _indefinite(reading: Reading, hit: Hit) -> bool:
+    """A settlement named as one more ("a village", "otra aldea", "另一个镇子"): a new place;
+    "the village", "el pueblo", "整个镇子" is the one the character is in."""
+    doc = reading.doc
+    if not doc.spaced:
+        return doc.text[max(0, hit.start - 3) : hit.start].endswith(_ZH_ONE)
+    before = doc.tokens[max(0, hit.first - 2) : hit.first]
+    return any(t.fold in _ONE for t in before)
 
 
 def _verb_here(reading: Reading, hit: Hit) -> bool:
