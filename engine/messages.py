@@ -197,11 +197,103 @@ TEMPLATES: dict[str, str] = {
     "json-extra": "Extra data",
     "json-unterminated": "Unterminated string starting at",
     "json-control": "Invalid control character at",
+    # engine.interop.report: what an import did ({count} is one of the counts below)
+    "report-card-fields": "card fields → {count}: {fields}",
+    "report-lorebook": "lorebook → {count} ({keyword} keyword-triggered, {always} always sent)",
+    "report-more-entries": "{count} with their Fabula roles",
+    "report-also": "also: {parts}",
+    "report-card-meta": "creator notes → description, creator → author, tags → custom tags",
+    "report-picture-kept": "the card's picture → the world's portrait",
+    "report-picture-dropped": "the card's picture: {reason}; it is not kept",
+    "report-unknown-fields": "{n} fields Fabula does not know are kept: {fields}",
+    "count-entry": "1 entry",
+    "count-entries": "{n} entries",
+    "count-greeting": "1 greeting",
+    "count-greetings": "{n} greetings",
+    "count-more-entry": "1 more entry",
+    "count-more-entries": "{n} more entries",
+    "count-variable": "1 variable",
+    "count-variables": "{n} variables",
+    "count-rule": "1 rule",
+    "count-rules": "{n} rules",
+    "count-reaction": "1 reaction",
+    "count-reactions": "{n} reactions",
+    "count-audio-track": "1 audio track",
+    "count-audio-tracks": "{n} audio tracks",
+    "count-entry-folder": "1 entry folder",
+    "count-entry-folders": "{n} entry folders",
+    "report-regex-one": "1 entry uses regex keys: Fabula matches them as plain text ({names})",
+    "report-regex-many": (
+        "{n} entries use regex keys: Fabula matches them as plain text ({names})"
+    ),
+    "report-probability-one": (
+        "1 entry fires only part of the time in SillyTavern (probability); Fabula fires it "
+        "every time ({names})"
+    ),
+    "report-probability-many": (
+        "{n} entries fire only part of the time in SillyTavern (probability); Fabula fires "
+        "them every time ({names})"
+    ),
+    "report-position-one": (
+        "1 entry is inserted {where} in SillyTavern; Fabula sends it with the other "
+        "triggered entries ({names})"
+    ),
+    "report-position-many": (
+        "{n} entries are inserted {where} in SillyTavern; Fabula sends them with the other "
+        "triggered entries ({names})"
+    ),
+    "report-selective-one": (
+        "1 entry has secondary keys SillyTavern ignored ('selective' off); Fabula applies them "
+        "({names})"
+    ),
+    "report-selective-many": (
+        "{n} entries have secondary keys SillyTavern ignored ('selective' off); Fabula "
+        "applies them ({names})"
+    ),
+    "report-settings-one": (
+        "1 entry uses SillyTavern settings Fabula does not apply ({what}); kept for the export "
+        "({names})"
+    ),
+    "report-settings-many": (
+        "{n} entries use SillyTavern settings Fabula does not apply ({what}); kept for the "
+        "export ({names})"
+    ),
+    "report-no-enabled-one": (
+        "1 entry has no 'enabled' flag: disabled, as SillyTavern reads it ({names})"
+    ),
+    "report-no-enabled-many": (
+        "{n} entries have no 'enabled' flag: disabled, as SillyTavern reads them ({names})"
+    ),
+    "report-folder-one": "1 entry names a folder the file does not have: cleared ({names})",
+    "report-folder-many": (
+        "{n} entries name a folder the file does not have: cleared ({names})"
+    ),
+    # engine.interop: a field read loosely (after "path: ")
+    "coerce-text-converted": "expected text, got {type}; converted",
+    "coerce-text-ignored": "expected text, got {type}; ignored",
+    "coerce-flag": "expected true/false, got {type}; using {default}",
+    "coerce-boolean-number": "expected a number, got boolean; ignored",
+    "coerce-whole-number": "expected a whole number, got {type}; ignored",
+    "coerce-texts": "expected a list of texts, got {type}; ignored",
+    "coerce-words": "expected a list of words, got {type}; ignored",
+    "coerce-word-skipped": "skipped a {type} among the words",
+    "coerce-object-ignored": "expected an object, got {type}; ignored",
+    "coerce-object-skipped": "expected an object, got {type}; skipped",
+    "card-no-name": "the card has no name; using 'Unnamed character'",
+    "card-shortened": "longer than {limit} characters; shortened",
+    "card-no-spec": "missing; read as a V2 card",
+    "card-unknown-spec": "unknown card spec {spec}; read as a V1 card",
+    "card-world-info": "the card uses the World Info '{name}'; import it too",
+    "card-stash-field": "invalid; the card's field is used",
+    "card-invalid-skipped": "invalid; skipped",
+    "card-malformed-folder": "skipped a malformed folder",
     # anything else: shown as written
     "text": "{text}",
 }
 # Parameters that are messages themselves (translated too, not shown as written).
-NESTED = frozenset({"reason", "what", "error"})
+NESTED = frozenset({"reason", "what", "error", "count"})
+# Parameters that are lists of such messages, joined by ", " ("also: 1 rule, 2 variables").
+LISTS = frozenset({"parts"})
 _FIELD = re.compile(r"\{(\w+)\}")
 
 

@@ -12,8 +12,9 @@ personas load at start-up and need only the portraits.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from config.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from studio.access import get_version_for_user as get_version_for_user
@@ -46,9 +47,4 @@ _HOME = {
 __all__ = sorted(_HOME)
 
 if not TYPE_CHECKING:  # mypy reads the imports above; an unknown name stays an error for it
-
-    def __getattr__(name: str) -> Any:
-        home = _HOME.get(name)
-        if home is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        return getattr(import_module(home), name)
+    __getattr__ = lazy_exports(__name__, _HOME)

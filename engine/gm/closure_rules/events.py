@@ -36,6 +36,7 @@ NOT_VERBS = ("not_verbs",)  # words that look like verbs and are none here: "jun
 _FUTURE = re.compile(r"(?:rás|rá|rán|ría|rías|rían|remos|ríamos)$")
 _LIST_GAP = re.compile(r"^(?:(?:[ \t]*\w+){0,2}[ \t]*,)?[ \t]*(?:(?:and|or|y|e|o|ni)[ \t]+)?$")
 _ARTICLE_OR_CLITIC = frozenset(["la", "las", "los"])
+_POTENTIAL = re.compile(r"^[^不，。！？]?不[起了到动开下上出来去住成着完]")
 _WINDOW = {"en": 4, "es": 3, "zh": 3}
 
 
@@ -211,6 +212,8 @@ def negated(
 ) -> bool:
     """A negation a few words before ``start`` in its clause, or "nobody" or a negative
     determiner just after ("he sells no chalice")."""
+    if doc.language == "zh" and _cannot(doc, start, last):
+        return True
     window = _WINDOW.get(doc.language, 4)
     fixed = doc.hits.get("not_negations", ()) if doc.spaced else ()
     for hit in doc.hits.get("negations", ()):
@@ -227,6 +230,12 @@ def negated(
     after = doc.tokens[last : last + 1]
     nobody = doc.words.stems("nobody") | doc.words.stems("no_object")
     return any(t.fold in nobody and t.start < clause.end for t in after)
+
+
+def _cannot(doc: Doc, start: int, last: int) -> bool:
+    """Chinese "V不起", "V不了", "V不到": the verb cannot be done ("你付不起", "拿不动")."""
+    end = doc.tokens[last - 1].end if 0 < last <= len(doc.tokens) else start
+    return bool(_POTENTIAL.match(doc.text[start:end][1:] + doc.text[end : end + 3]))
 
 
 def _verb_between(doc: Doc, start: int, end: int) -> bool:

@@ -62,7 +62,31 @@ def several_actions(reading: Reading) -> bool:
         for c, _ in reading.ok_calls()
         if c.name in ACTION_TOOLS and not (c.name == "move_character" and _moves_npc(c))
     }
-    return len(kinds) > 1 or len(action_kinds(reading)) > 1
+    return len(kinds) > 1 or len(action_kinds(reading)) > 1 or _sequenced(reading)
+
+
+def _sequenced(reading: Reading) -> bool:
+    """The narrator orders the character's deeds: "First you warm your hands; then you sit
+    down and order", "Primero te calientas…; después te sientas", "你先…，然后坐到…": the
+    frame says two were done, whatever the first one was, when a deed follows the "then"."""
+    doc = reading.doc
+    firsts = [h for h in doc.of("sequence_first") if _yours(reading, h.start)]
+    thens = doc.of("sequence_then")
+    deeds = [e.start for e in reading.of(*FAMILIES, "posture") if e.actor == YOU]
+    return any(
+        f.end <= t.start and any(d >= t.end for d in deeds)
+        for f in firsts
+        for t in thens
+        if not doc.clause_at(t.start).quoted
+    )
+
+
+def _yours(reading: Reading, position: int) -> bool:
+    """A "you" in the clause at ``position``, not in speech."""
+    clause = reading.doc.clause_at(position)
+    return not clause.quoted and any(
+        m.ref == YOU and clause.start <= m.start < clause.end for m in reading.mentions
+    )
 
 
 def action_kinds(reading: Reading) -> list[str]:

@@ -96,7 +96,9 @@ def _segmented(text: str, language: str, keep: tuple[str, ...] = ()) -> list[Tok
                 out += [_token(m.group(), start + m.start(), "en") for m in _WORD.finditer(piece)]
             continue
         if _HAN.search(piece):
-            out.append(Token(piece, fold(piece), fold(piece), start, at, fold(piece)))
+            out += [
+                Token(w, fold(w), fold(w), s, s + len(w), fold(w)) for w, s in _split(piece, start)
+            ]
         else:
             out.append(_token(piece, start, "en" if language == "zh" else language))
     return out
@@ -113,3 +115,15 @@ def phrase_stems(phrase: str, language: str, nouns: bool = False) -> tuple[str, 
 def phrase_folds(phrase: str, language: str) -> tuple[str, ...]:
     """A phrase of closed-class words as written, folded ("estás" is not "esta")."""
     return tuple(t.fold for t in tokenize(phrase, language))
+
+
+_PRONOUNS = "你您我他她它"
+
+
+def _split(piece: str, start: int) -> list[tuple[str, int]]:
+    """A pronoun the segmenter glued to its verb ("你付了": 你付/了, a word no dictionary
+    holds) is two words: the subject and the verb."""
+    glued = len(piece) > 1 and piece[0] in _PRONOUNS and piece[1] != "的"
+    if glued and not shared.is_word_zh(piece):
+        return [(piece[0], start), (piece[1:], start + 1)]
+    return [(piece, start)]
