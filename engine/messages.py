@@ -265,9 +265,7 @@ TEMPLATES: dict[str, str] = {
         "{n} entries have no 'enabled' flag: disabled, as SillyTavern reads them ({names})"
     ),
     "report-folder-one": "1 entry names a folder the file does not have: cleared ({names})",
-    "report-folder-many": (
-        "{n} entries name a folder the file does not have: cleared ({names})"
-    ),
+    "report-folder-many": ("{n} entries name a folder the file does not have: cleared ({names})"),
     # engine.interop: a field read loosely (after "path: ")
     "coerce-text-converted": "expected text, got {type}; converted",
     "coerce-text-ignored": "expected text, got {type}; ignored",
@@ -287,6 +285,34 @@ TEMPLATES: dict[str, str] = {
     "card-stash-field": "invalid; the card's field is used",
     "card-invalid-skipped": "invalid; skipped",
     "card-malformed-folder": "skipped a malformed folder",
+    # engine.worldtests: why a step of a world test failed
+    "wt-text-shows": "the text shows {part}, which it must not",
+    "wt-text-missing": "the text does not show {part}",
+    "wt-text-differs": "the text shown differs",
+    "wt-expected-action": "expected a {kind} action, got {actual}",
+    "wt-expected-action-plain": "expected a {kind} action, got a plain turn",
+    "wt-expected-nothing": "expected {expected}, got nothing: the state has no {path}",
+    "wt-expected": "expected {expected}, got {actual}",
+    "wt-entries-not-fired": "{names} did not fire; entries that fired: {fired}",
+    "wt-entries-not-fired-none": "{names} did not fire; entries that fired: none",
+    "wt-entries-fired": "{names} fired; entries that fired: {fired}",
+    "wt-rules-not-fired": "{names} did not fire; rules that fired: {fired}",
+    "wt-rules-not-fired-none": "{names} did not fire; rules that fired: none",
+    "wt-scripts-replies": "the step scripts {held} replies but the narrator was asked for {used}",
+    "wt-missing-reply": (
+        "the narrator was asked for reply {n} but the step scripts {held} "
+        '(add "reply", or "replies" for a game master\'s tool calls)'
+    ),
+    "wt-no-recording": (
+        "the recording holds no reply for this step's request (the prompt changed)"
+    ),
+    # engine.rules: a chain of rules and reactions cut short
+    "chain-stopped": (
+        "stopped a rule/reaction chain after {count}: it would loop forever "
+        "(still pending: {pending})"
+    ),
+    "count-event-generations": "{n} event generations",
+    "count-events": "{n} events",
     # anything else: shown as written
     "text": "{text}",
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from engine.messages import NESTED, TEMPLATES, Message, coded
+from engine.messages import LISTS, NESTED, TEMPLATES, Message, coded
 
 
 def translated(message: Message | str) -> str:
@@ -18,11 +18,19 @@ def translated(message: Message | str) -> str:
     said = coded(message) if isinstance(message, str) else message
     if said.code == "text":
         return said.english
-    params = {k: translated(v) if k in NESTED else v for k, v in said.params.items()}
+    params = {k: _param(k, v) for k, v in said.params.items()}
     try:
         return gettext(TEMPLATES[said.code]).format(**params)
     except (KeyError, IndexError, ValueError):
         return said.english
+
+
+def _param(name: str, value: str) -> str:
+    if name in NESTED:
+        return translated(value)
+    if name in LISTS:
+        return ", ".join(translated(part) for part in value.split(", "))
+    return value
 
 
 def translated_line(line: str) -> str:

@@ -149,7 +149,7 @@ class Exit(GMSchema):
     direction: Direction
     to: str
     locked: bool = False
-    key: Id | None = None  # the item that opens the lock: carried, it opens at no roll
+    key: Id | None = Field(default=None, exclude_if=lambda key: key is None)  # opens the lock
     hidden: bool = False
     found_by: FoundBy | None = None  # how a search finds a hidden exit
     travel: int = Field(default=0, ge=0, le=8)  # times of day the way takes (decision 2)

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+from engine.messages import say
 from engine.world import WorldDefinition
 
 Kind = Literal["mapped", "dropped", "attention"]
@@ -22,52 +23,22 @@ _SHOWN = 3
 _LABEL = re.compile(
     r"^(?:character_book\.)?entries\[[^\]]*\](?: \('(?P<name>.*?)'\))?: |^entry '(?P<id>[^']*)': "
 )
-# Same problem, many entries: a pattern on the rest of the line, the report line for one entry
-# and for several ({n} is the count, named groups of the pattern fill the rest).
+# Same problem, many entries: a pattern on the rest of the line and the codes of the report line
+# for one entry and for several (``engine.messages``: {n} is the count, {names} the first few
+# entries, named groups of the pattern fill the rest).
 _GROUPED: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
-    (re.compile(pattern), one, many)
-    for pattern, one, many in (
-        (
-            r"^a /regex/ key is matched",
-            "1 entry uses regex keys: Fabula matches them as plain text",
-            "{n} entries use regex keys: Fabula matches them as plain text",
-        ),
-        (
-            r"^SillyTavern fires it [\d.]+% of the time",
-            "1 entry fires only part of the time in SillyTavern (probability); Fabula fires it "
-            "every time",
-            "{n} entries fire only part of the time in SillyTavern (probability); Fabula fires "
-            "them every time",
-        ),
-        (
-            r"^SillyTavern inserts it (?P<where>.*?); ",
-            "1 entry is inserted {where} in SillyTavern; Fabula sends it with the other "
-            "triggered entries",
-            "{n} entries are inserted {where} in SillyTavern; Fabula sends them with the other "
-            "triggered entries",
-        ),
-        (
-            r"^'selective' is off",
-            "1 entry has secondary keys SillyTavern ignored ('selective' off); Fabula applies them",
-            "{n} entries have secondary keys SillyTavern ignored ('selective' off); Fabula "
-            "applies them",
-        ),
+    (re.compile(pattern), f"report-{code}-one", f"report-{code}-many")
+    for pattern, code in (
+        (r"^a /regex/ key is matched", "regex"),
+        (r"^SillyTavern fires it [\d.]+% of the time", "probability"),
+        (r"^SillyTavern inserts it (?P<where>.*?); ", "position"),
+        (r"^'selective' is off", "selective"),
         (
             r"^SillyTavern settings with no Fabula equivalent kept in stExtensions: (?P<what>.*)",
-            "1 entry uses SillyTavern settings Fabula does not apply ({what}); kept for the export",
-            "{n} entries use SillyTavern settings Fabula does not apply ({what}); kept for the "
-            "export",
+            "settings",
         ),
-        (
-            r"^no 'enabled' flag",
-            "1 entry has no 'enabled' flag: disabled, as SillyTavern reads it",
-            "{n} entries have no 'enabled' flag: disabled, as SillyTavern reads them",
-        ),
-        (
-            r"^folder '.*' is unknown; cleared",
-            "1 entry names a folder the file does not have: cleared",
-            "{n} entries name a folder the file does not have: cleared",
-        ),
+        (r"^no 'enabled' flag", "no-enabled"),
+        (r"^folder '.*' is unknown; cleared", "folder"),
     )
 )
 _DROPPED = re.compile(r"(; ignored|; skipped|; cleared|shortened)$")
@@ -96,9 +67,9 @@ def import_report(
     attention, dropped = _sorted_warnings(warnings)
     mapped = mapped_lines(world)
     if picture == PICTURE_KEPT:
-        mapped.append("the card's picture → the world's portrait")
+        mapped.append(say("report-picture-kept").english)
     elif picture:
-        dropped.append(f"the card's picture: {picture}; it is not kept")
+        dropped.append(say("report-picture-dropped", reason=picture).english)
     return (
         [ReportLine("mapped", line) for line in mapped]
         + [ReportLine("dropped", line) for line in dropped]
@@ -113,31 +84,31 @@ def mapped_lines(world: WorldDefinition) -> list[str]:
     lore = [e for e in rest if e.role == "lore"]
     if lore:
         keyword = sum(1 for e in lore if e.section == "chat-history")
-        lines.append(
-            f"lorebook → {_count(len(lore), 'entry', 'entries')} ({keyword} keyword-triggered, "
-            f"{len(lore) - keyword} always sent)"
-        )
+        count = _count(len(lore), "entry", "entries")
+        always = len(lore) - keyword
+        lines.append(say("report-lorebook", count=count, keyword=keyword, always=always).english)
     greetings = sum(1 for e in rest if e.role == "greeting")
     if greetings:
         lines.append(_count(greetings, "greeting", "greetings"))
     others = len(rest) - len(lore) - greetings
     if others:
-        lines.append(_count(others, "more entry", "more entries") + " with their Fabula roles")
+        count = _count(others, "more-entry", "more-entries")
+        lines.append(say("report-more-entries", count=count).english)
     parts = [
         _count(n, one, many)
         for n, one, many in (
             (len(world.variables), "variable", "variables"),
             (len(world.rules), "rule", "rules"),
             (len(world.reactions or []), "reaction", "reactions"),
-            (len(world.audio_tracks), "audio track", "audio tracks"),
-            (len(world.entry_folders), "entry folder", "entry folders"),
+            (len(world.audio_tracks), "audio-track", "audio-tracks"),
+            (len(world.entry_folders), "entry-folder", "entry-folders"),
         )
         if n
     ]
     if parts:
-        lines.append("also: " + ", ".join(parts))
+        lines.append(say("report-also", parts=", ".join(parts)).english)
     if (world.model_extra or {}).get("stCard"):
-        lines.append("creator notes → description, creator → author, tags → custom tags")
+        lines.append(say("report-card-meta").english)
     return lines
 
 
@@ -151,11 +122,13 @@ def _card_field_lines(world: WorldDefinition) -> list[str]:
         return []
     counts = Counter(fields)
     listed = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items())
-    return [f"card fields → {_count(len(fields), 'entry', 'entries')}: {listed}"]
+    count = _count(len(fields), "entry", "entries")
+    return [say("report-card-fields", count=count, fields=listed).english]
 
 
 def _count(n: int, one: str, many: str) -> str:
-    return f"1 {one}" if n == 1 else f"{n} {many}"
+    """``n`` things in words: the message ``count-<one>`` or ``count-<many>``."""
+    return say(f"count-{one}").english if n == 1 else say(f"count-{many}", n=n).english
 
 
 def _sorted_warnings(warnings: list[str]) -> tuple[list[str], list[str]]:
@@ -180,7 +153,8 @@ def _sorted_warnings(warnings: list[str]) -> tuple[list[str], list[str]]:
         attention.append(_folded(index, where, found))
     if unknown_fields:
         shown = ", ".join(unknown_fields[:_SHOWN]) + (" …" if len(unknown_fields) > 3 else "")
-        attention.append(f"{len(unknown_fields)} fields Fabula does not know are kept: {shown}")
+        n = len(unknown_fields)
+        attention.append(say("report-unknown-fields", n=n, fields=shown).english)
     return attention, dropped
 
 
@@ -203,6 +177,6 @@ def _folded(index: int, where: str, found: list[tuple[str, str]]) -> str:
     names = [name for name, _ in found]
     what = ", ".join(sorted({w.strip() for _, text in found for w in text.split(",") if w}))
     _pattern, one, many = _GROUPED[index]
-    text = one if len(names) == 1 else many
+    code = one if len(names) == 1 else many
     shown = ", ".join(f"'{n}'" for n in names[:_SHOWN]) + (" …" if len(names) > _SHOWN else "")
-    return text.format(n=len(names), where=where, what=what) + f" ({shown})"
+    return say(code, n=len(names), where=where, what=what, names=shown).english

@@ -37,7 +37,11 @@ def _nobody_does(reading: Reading, event: Event) -> bool:
     """ "Nobody has asked Ada anything", "Nadie le pregunta nada a Bruno", "没人问林岚": the one
     who does it is nobody, whoever the verb's reach found."""
     clause = event.clause
-    return any(clause.start <= h.start < event.start for h in reading.doc.of("nobody"))
+    return any(
+        clause.start <= h.start < event.start
+        and not any(h.end <= m.start < event.start and m.ref.person for m in reading.mentions)
+        for h in reading.doc.of("nobody")
+    )  # "Nobody answers, so Ada shrugs": Ada, after it, is who shrugs
 
 
 def _worn(reading: Reading, event: Event) -> bool:

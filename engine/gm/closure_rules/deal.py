@@ -66,6 +66,8 @@ def _kind(event: Event, reading: Reading) -> str:
     if key == "pay":
         return "pay" if _pays(event, reading) else ""
     things = [r for r in (event.actor, *event.objects) if r is not None and r.kind == "item"]
+    if key == "own" and _near(event, reading, "debt_nouns") and not things:
+        return "lend"  # "the loan is yours", "el préstamo es tuyo"
     if key == "own" and things and _near(event, reading, "money_nouns", "amounts"):
         return "buy"  # "A few coins later, the rope is yours"
     if key in ("accept", "acquire", "give", "drop"):

@@ -104,8 +104,11 @@ def reported(reading: Reading, event: Event) -> bool:
     a knight who died"), or as the past in its clause ("died last winter", "hace años")."""
     doc = reading.doc
     sentence, clause = event.clause.sentence, event.clause.index
-    return any(
-        doc.clause_at(h.start).sentence == sentence for h in doc.hits.get("reported", ())
+    return any(  # what is told after the hearsay or the memory, or with it in its clause
+        doc.clause_at(h.start).sentence == sentence
+        and (h.start < event.start or doc.clause_at(h.start).index == clause)
+        and not event.start <= h.start < event.end  # "back from the grave": no talk of one
+        for h in doc.hits.get("reported", ())
     ) or any(doc.clause_at(h.start).index == clause for h in doc.hits.get("past_refs", ()))
 
 

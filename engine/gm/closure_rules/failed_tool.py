@@ -147,6 +147,10 @@ def _buy(event: Event, call: ToolCall, reading: Reading) -> bool:
         return _about(event, items, reading)
     if event.key in ("sell", "give") and event.recipient == YOU:
         return _about(event, items, reading)
+    if event.key == "consume" and event.actor in (YOU, None):
+        return bool(items & set(event.objects))  # "you scrape the bowl clean": you had it
+    if event.key == "give" and event.actor == YOU and _nouns(event, reading, "money_nouns"):
+        return True  # "you slide two coins across the bar": you paid
     return event.key == "pay" and event.actor == YOU
 
 

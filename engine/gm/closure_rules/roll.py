@@ -128,7 +128,7 @@ def _skipped(reading: Reading, hit: Hit, idioms: list[Hit]) -> bool:
         return True
     if modal(doc, clause, hit.start, hit.first, hit.last):
         return True
-    if hit.key in ("hit", "succeed", "fail", "climb_ok", "fall"):  # the character's own deed
+    if hit.key in ("hit", "succeed", "fail", "climb_ok", "fall", "found"):  # his own deed
         doer = _doer(reading, hit)
         return doer is not None and doer.person and doer != YOU
     return False

@@ -72,7 +72,7 @@ def _sequenced(reading: Reading) -> bool:
     doc = reading.doc
     firsts = [h for h in doc.of("sequence_first") if _yours(reading, h.start)]
     thens = doc.of("sequence_then")
-    deeds = [e.start for e in reading.of(*FAMILIES, "posture") if e.actor == YOU]
+    deeds = [e.start for e in reading.of(*FAMILIES, "posture", "act") if e.actor == YOU]
     return any(
         f.end <= t.start and any(d >= t.end for d in deeds)
         for f in firsts

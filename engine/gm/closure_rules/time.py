@@ -28,6 +28,8 @@ def time_advanced(reading: Reading) -> bool:
     markers = [h for h in doc.of("time_markers") if _stated(reading, h)]
     if markers or _another_hour(reading) or _sky_turns(reading) or _burned_down(reading):
         return True
+    if _looked_up(reading):
+        return True
     lapses = [h for h in doc.hits.get("lapse", ()) if _stated(reading, h)]
     for duration in doc.of("duration"):
         if not _stated(reading, duration):
@@ -108,6 +110,16 @@ def _sky_turns(reading: Reading) -> bool:
         ):
             return True
     return False
+
+
+def _looked_up(reading: Reading) -> bool:
+    """Time lost while absorbed, then the sky changed: "When you next look up, the windows
+    are dark", "Cuando vuelves a levantar la vista…", "等你再抬头，窗外已经黑了" (the look
+    and a colour of the sky in one sentence)."""
+    doc = reading.doc
+    looks = {doc.clause_at(h.start).sentence for h in doc.of("lookup_lapse") if _stated(reading, h)}
+    skies = {doc.clause_at(h.start).sentence for h in doc.of("sky_nouns")} & looks
+    return any(doc.clause_at(h.start).sentence in skies for h in _phases(reading))
 
 
 def _phases(reading: Reading) -> list[Hit]:

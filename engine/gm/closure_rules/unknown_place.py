@@ -24,10 +24,12 @@ from engine.gm.mentions import fold, spans
 from engine.gm.reading import Narration
 from engine.gm.scene import Scene
 
-_ONE = frozenset(
-    ["a", "an", "another", "other", "some", "un", "una", "unos", "unas", "otro", "otra"]
+_ONE_TEXT = (
+    "a an another other some next neighbouring neighboring nearby distant far un una unos unas "
+    "otro otra vecino vecina cercano cercana siguiente próximo próxima lejano lejana"
 )
-_ZH_ONE = ("一个", "一座", "一处", "另一个", "另一座", "别的", "邻近的", "附近的")
+_ONE = frozenset(_ONE_TEXT.split())
+_ZH_ONE = ("一个", "一座", "一处", "另一个", "另一座", "别的", "邻近的", "附近的", "隔壁", "邻")
 
 
 def unknown_place(reading: Reading) -> bool:
@@ -37,7 +39,8 @@ def unknown_place(reading: Reading) -> bool:
         return True
     if _upper_floor(reading):
         return True
-    nouns = [h for h in [*doc.of("place_nouns"), *_by_suffix(reading)] if _stated(reading, h)]
+    found = [*doc.of("place_nouns"), *_by_suffix(reading), *_rooms(reading)]
+    nouns = [h for h in found if _stated(reading, h)]
     if not nouns:
         return False
     steps = ""
@@ -85,6 +88,24 @@ def _by_suffix(reading: Reading) -> list[Hit]:
         if word.endswith(ends) and not any(a <= start < b for a, b in taken):
             n = next((i for i, t in enumerate(doc.tokens) if t.end > start), 0)
             out.append(Hit("place_nouns", start, at, n, n + 1))
+    return out
+
+
+def _rooms(reading: Reading) -> list[Hit]:
+    """A room named by its kind, another room than the one the character stands in: "the
+    gaming room", "a private booth", "la sala de juego", "el cuarto de atrás" (a room word with
+    a kind before it, or in Spanish "de" and a noun after it); "the room", "la sala de la
+    posada" are no new place."""
+    doc = reading.doc
+    out: list[Hit] = []
+    for head in doc.of("room_heads"):
+        n = head.first
+        if doc.language == "en" and n > 0 and doc.words.has(doc.tokens[n - 1], "room_kinds"):
+            out.append(Hit("place_nouns", doc.tokens[n - 1].start, head.end, n - 1, head.last))
+        after = doc.tokens[head.last : head.last + 2]
+        kind = len(after) == 2 and after[0].fold == "de" and after[1].fold not in ("la", "las")
+        if doc.language == "es" and kind and not doc.words.has(after[1], "determiners"):
+            out.append(Hit("place_nouns", head.start, after[1].end, n, head.last + 2))
     return out
 
 
@@ -174,8 +195,8 @@ def _indefinite(reading: Reading, hit: Hit) -> bool:
     doc = reading.doc
     if not doc.spaced:
         return doc.text[max(0, hit.start - 3) : hit.start].endswith(_ZH_ONE)
-    before = doc.tokens[max(0, hit.first - 2) : hit.first]
-    return any(t.fold in _ONE for t in before)
+    near = doc.tokens[max(0, hit.first - 2) : hit.first] + doc.tokens[hit.last : hit.last + 1]
+    return any(t.fold in _ONE for t in near)  # "the next village", "el pueblo vecino"
 
 
 def _verb_here(reading: Reading, hit: Hit) -> bool:

@@ -34,6 +34,7 @@ class ExitRow(GMForm):
     direction = choose(DIRECTIONS, label=_("Direction"))
     to = PickField("locations", label=_("To"))
     locked = forms.BooleanField(label=_("Locked"), required=False)
+    key = PickField("items", label=_("Opened by"), help_text=_("The item that opens the lock."))
     hidden = forms.BooleanField(label=_("Hidden"), required=False)
     found_by__check = choose(CHECKS, blank=True, label=_("Found by"))
     found_by__dc = forms.IntegerField(label=_("DC"), required=False, min_value=5, max_value=30)
