@@ -20,11 +20,12 @@ from engine.gm import conversation as talks
 from engine.gm.memory import memories
 from engine.gm.mentions import mentioned, mentions
 from engine.gm.moves import languages_from
+from engine.gm.phrasebook import Phrasebook
 from engine.gm.risk import deed
 from engine.gm.scene import Scene
 from engine.gm.talk_read import Slot, errand_slot, first_kind, read_said, urgent
 from engine.gm.talk_topic import answer, echo, gossip, topic_of
-from engine.gm.talkbook import says_any, talkbook
+from engine.gm.talkbook import says_any, spaced, talkbook
 from engine.gm.trust import rank, trust_level
 from engine.gm.trust_rules import word_moves
 from engine.gm.world import Npc, TrustLevel
@@ -76,12 +77,22 @@ def speech_like(text: str, language: str | None) -> bool:
         return True
     for code in languages_from(language):
         book = talkbook(code)
-        for words in (*SPOKEN, "smalltalk", "news", "request", "ask_about"):
+        for words in (*SPOKEN, "smalltalk", "news", "request"):
             if says_any(book, text, words):
                 return True
+        if _asks_about(book, text):
+            return True
         if any(says_any(book, text, words) for words in ("threat", "flattery", "ask_who")):
             return True
     return False
+
+
+def _asks_about(book: Phrasebook, text: str) -> bool:
+    """ "ask about", "tell me about"; not a bare "about"/"sobre", which in a deed is a place
+    ("bailo sobre la mesa": on the table) and only names a topic once talk is under way."""
+    gap = spaced(book)
+    phrases = [p for p in book.list("ask_about") if not gap or " " in p.strip()]
+    return any(mentions(text, phrase, gap) for phrase in phrases)
 
 
 def talk_target(scene: Scene, text: str, current: int) -> Npc | None:

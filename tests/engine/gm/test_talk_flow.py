@@ -608,3 +608,13 @@ def test_live_his_words_move_trust_after_the_turn():
     provider = Scripted(closing("Mind your tongue."))
     result = live(provider, "Hilda, you fool.")
     assert result.changes["trust"] == {"hilda": -15}
+
+
+def test_a_deed_on_a_table_is_no_talk_to_the_innkeeper():
+    """"sobre"/"about" alone names a topic once talk is under way, not a deed's place."""
+    from engine.gm.talk import speech_like
+
+    assert not speech_like("bailo sobre la mesa", "es")
+    assert not speech_like("I dance on the table", "en")
+    assert speech_like("le pregunto sobre el cáliz", "es")
+    assert speech_like("I ask her about the chalice", "en")
