@@ -611,7 +611,7 @@ def test_live_his_words_move_trust_after_the_turn():
 
 
 def test_a_deed_on_a_table_is_no_talk_to_the_innkeeper():
-    """"sobre"/"about" alone names a topic once talk is under way, not a deed's place."""
+    """A bare "sobre" or "about" names a topic once talk is under way, not a deed's place."""
     from engine.gm.talk import speech_like
 
     assert not speech_like("bailo sobre la mesa", "es")
