@@ -82,6 +82,20 @@ TRACKS = [
 ]
 
 
+ORIGIN = "http://audio.test"
+
+
+def serve_static(route: Any) -> None:
+    """The page at ORIGIN/ and the files of static/js/ under ORIGIN/static/js/."""
+    path = route.request.url[len(ORIGIN) :]
+    if path == "/":
+        route.fulfill(body="<!doctype html><title>audio</title>", content_type="text/html")
+    elif path.startswith("/static/js/") and path.endswith(".js") and ".." not in path:
+        route.fulfill(path=str(ROOT / path.lstrip("/")), content_type="text/javascript")
+    else:
+        route.fulfill(status=404, body="")
+
+
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
@@ -89,8 +103,10 @@ def page() -> Iterator[Any]:
             executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
         )
         page = browser.new_page()
-        page.set_content("<!doctype html><title>audio</title>")
-        page.add_script_tag(path=str(ROOT / "static/js/audio.js"))
+        # audio.js is an ES module that imports its parts: served from one origin, not inlined.
+        page.route(f"{ORIGIN}/**", serve_static)
+        page.goto(f"{ORIGIN}/")
+        page.add_script_tag(url=f"{ORIGIN}/static/js/audio.js", type="module")
         page.add_script_tag(content=HARNESS)
         yield page
         browser.close()

@@ -25,6 +25,11 @@ MENU = {
     "es": ["Galería", "Mis mundos", "Mis historias", "Personas", "Mi modelo"],
     "zh-hans": ["画廊", "我的世界", "我的故事", "人设", "我的模型"],
 }
+PORTRAIT_LINE = {  # a line of the import report, in the page's language (issue 35 §4)
+    "en": "the card's picture → the world's portrait",
+    "es": "la imagen de la tarjeta → el retrato del mundo",
+    "zh-hans": "角色卡图片 → 世界的头像",
+}
 ENGLISH_ONLY = ("My worlds", "My stories", "Log out", "Save", "Delete world")
 
 
@@ -79,7 +84,7 @@ def test_a_creator_walks_the_studio_in_their_language(new_page: Any, language: s
     page.click("main button[type=submit]")
     report = page.locator("#import-report")
     expect(report).to_contain_text("Orrin the Ferryman")
-    expect(report).to_contain_text("the card's picture → the world's portrait")
+    expect(report).to_contain_text(PORTRAIT_LINE[language])
     in_language(page, language)
     report.locator("a").first.click()
     world = re.search(r"/studio/w/(\d+)/", page.url)
