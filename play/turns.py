@@ -32,7 +32,6 @@ from engine.turn import (
     Delta,
     Done,
     NotificationEvent,
-    StateChanged,
     Turn,
     TurnFailed,
     TurnResult,
@@ -316,8 +315,7 @@ def _make_turn(plan: TurnPlan) -> Turn:
 
 def _event_frames(event: Any) -> list[dict[str, Any]]:
     if isinstance(event, NotificationEvent):
-        n = event.notification
-        return [frames.notification(n.message, n.style)]
+        return [frames.notification(event.notification.message, event.notification.style)]
     if isinstance(event, AudioEvent):
         cue = event.cue
         return [
@@ -330,9 +328,7 @@ def _event_frames(event: Any) -> list[dict[str, Any]]:
         ]
     if isinstance(event, ChoicesEvent):
         return [frames.choices(list(event.choices))]
-    if isinstance(event, StateChanged):
-        return []  # the state frame after the commit carries every change at once
-    return []
+    return []  # a state change too: the state frame after the commit carries them all at once
 
 
 async def _failure(plan: TurnPlan, error: str) -> list[dict[str, Any]]:
