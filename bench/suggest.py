@@ -11,7 +11,8 @@ delivers learnt first, the narration passed as what the player was just told):
 - the median and p95 time of one ``filter_suggestions`` call (the scene is built outside the
   timing; Chinese segmentation's dictionary is loaded before).
 
-No model is called. ``--list`` also prints each leak, drop and unmerged repeat.
+No model is called. ``--list`` also prints each leak, drop and unmerged repeat; ``--corpus PATH``
+reads another corpus file of the same structure (tests/engine/gm/corpus/suggestions-holdout.json).
 """
 
 from __future__ import annotations
@@ -25,12 +26,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.gm.language import segment_zh
 from engine.gm.suggest import filter_suggestions, learn_names
-from tests.engine.gm.suggest_corpus import LANGUAGES, corpus, scene_of, tally
+from tests.engine.gm.suggest_corpus import CORPUS, LANGUAGES, corpus, scene_of, tally
+
+
+def corpus_path() -> Path:
+    """The file named by ``--corpus PATH``, else the corpus the tests read."""
+    if "--corpus" in sys.argv:
+        return Path(sys.argv[sys.argv.index("--corpus") + 1])
+    return CORPUS
 
 
 def timings(language: str, rounds: int = 5) -> list[float]:
     """Milliseconds per ``filter_suggestions`` call over the language's cases."""
-    data = corpus()
+    data = corpus(corpus_path())
     out = []
     for case in (c for c in data["cases"] if c["language"] == language):
         scene = scene_of(case, data)
@@ -46,7 +54,7 @@ def timings(language: str, rounds: int = 5) -> list[float]:
 
 def main() -> None:
     segment_zh("预热")  # the dictionary loads once per process, not per call
-    figures = tally()
+    figures = tally(corpus(corpus_path()))
     print("language  leaks        over-filtering  unmerged  ms/call (median, p95)")
     for language in LANGUAGES:
         count = figures[language]

@@ -63,6 +63,7 @@ def plan_marker(text: str, language: str | None) -> str | None:
         if index in reported:
             continue
         hit = _future_verb(line, index) or _time(line, index) or _waiting(line, index)
+        hit = hit or _sequence(line, index)
         if hit:
             return hit
     return None
@@ -183,7 +184,7 @@ def _synthetic_future(word: str) -> bool:
         if word.endswith(ending) and len(rest) >= 2:
             if rest in _ES_STEMS or rest in grammar("es").table("future_not_stems"):
                 return rest in _ES_STEMS
-            if re.fullmatch(r"\w+(?:ar|er|ir)", rest):
+            if re.fullmatch(r"\w*(?:ar|er|ir)", rest):  # "iré" is "ir" + "é"
                 return ending != "emos" or not rest.endswith("er") or len(rest) > 4
     return False
 
@@ -210,6 +211,8 @@ def _time(line: _Line, index: int) -> str | None:
         return _dated(line, index, index + size)
     if line.has(index, "time_nouns") and _opened(line, index):
         return _dated(line, index, index + 1)
+    if _weekday(line, index) or _glued_time(line, index):
+        return _dated(line, index, index + 1)
     if line.has(index, "time_next") and not line.has(index - 1, "determiners"):
         following = line.at(index + 1)
         if following and not line.has(index + 1, "function"):
@@ -224,9 +227,33 @@ def _opened(line: _Line, index: int) -> bool:
         return False
     if line.lang == "zh":
         return not line.tag(index - 1).startswith("v")  # "看看日落" watches it
+    if line.has(index - 1, "time_adjectives"):  # "at first light", "a primera hora"
+        index -= 1
     if line.has(index - 1, "time_openers") or line.has(index - 1, "durations"):
         return True
     return line.at(index - 1) in ("the", "la", "el") and line.at(index - 2) in ("in", "por")
+
+
+def _weekday(line: _Line, index: int) -> bool:
+    """A day of the week that dates the action ("On Sunday, go…", "El domingo iré…", "周日去…"),
+    not one that is past ("last Sunday", "el domingo pasado") or owns a noun ("la misa del
+    domingo", "周日的集市")."""
+    if not line.has(index, "weekdays") or line.has(index - 1, "genitives"):
+        return False
+    near = (index - 2, index - 1, index + 1)
+    return not any(line.has(i, "time_past") for i in near)
+
+
+def _glued_time(line: _Line, index: int) -> bool:
+    """Chinese words jieba glues to a time word ("改天再来" is one token): the token starts with
+    a future time word of two characters or more."""
+    if line.lang != "zh":
+        return False
+    word = line.at(index)
+    return any(
+        word.startswith(time) and word != time and len(time) > 1
+        for time in line.grammar.words("time_future")
+    )
 
 
 def _dated(line: _Line, start: int, end: int) -> str | None:
@@ -260,9 +287,24 @@ def _waiting(line: _Line, index: int) -> str | None:
     size = line.phrase(0, "future_clauses")
     if not size:
         return None
-    if line.lang == "zh" and not _then_after(line, size):
+    if line.lang == "zh" and not (_then_after(line, size) or _wait_ends(line, size)):
         return None
     return " ".join(line.words[:size])
+
+
+def _wait_ends(line: _Line, start: int) -> bool:
+    """A Chinese wait that ends before the action: "等天黑了溜进…", "等风暴过去，划船…" (a word
+    between 等 and the end, so "等了很久" is a past wait)."""
+    return any(line.has(i, "wait_ends") for i in range(start + 1, len(line.words)))
+
+
+def _sequence(line: _Line, index: int) -> str | None:
+    """Chinese "X 再 Y": do X, and only then Y ("睡一觉起来再去找…") is a plan; a leading 再
+    ("再看看") only repeats."""
+    if line.lang != "zh" or index < 1 or not line.has(index, "sequence_then"):
+        return None
+    before = any(line.tag(i).startswith(("v", "i", "l")) for i in range(index))
+    return line.at(index) if before and line.tag(index + 1).startswith("v") else None
 
 
 _ES_STEMS = frozenset(grammar("es").table("future_stems"))

@@ -10,6 +10,9 @@ standing somewhere is not acting; neither is what the narrator asks or negates.
 
 from __future__ import annotations
 
+import re
+
+from engine.gm.closure_rules.acts_deeds import unclassed_deed
 from engine.gm.closure_rules.entities import COMPANION, Ref
 from engine.gm.closure_rules.events import Event, modal
 from engine.gm.closure_rules.facts import Reading
@@ -21,6 +24,7 @@ _ACTING_TEXT = (
     "gesture volition act kill hold spend confess deal"
 )
 ACTING = tuple(_ACTING_TEXT.split())
+_ES_FUTURE = re.compile(r"(?:rá|rán)$")  # "acompañará", not the conditional "acompañaría"
 _WEARING = frozenset(["acquire", "go", "hold", "act"])  # "lleva una capa", "穿着", "wears"
 
 
@@ -31,6 +35,49 @@ def _own_wish(reading: Reading, event: Event) -> bool:
     return event.key == "volition" and not modal(
         doc, clause, event.start, first, first + 1, form=False
     )
+
+
+def _agent(reading: Reading, event: Event) -> Ref | None:
+    """Who the event is about: its actor, or the one a Spanish "a Bruno le parece…" names
+    before the clitic (the one who thinks, likes or wants)."""
+    doc = reading.doc
+    if doc.language != "es" or event.key != "volition":
+        return event.actor
+    clause = event.clause
+    for mention in reading.mentions:
+        if not (clause.start <= mention.start < event.start) or mention.ref.kind != "pc":
+            continue
+        before = doc.text[clause.start : mention.start].lower().split()[-1:]
+        after = doc.text[mention.end : event.end].lower().split()[:1]
+        if before in (["a"], ["al"]) and after in (["le"], ["les"]):
+            return mention.ref
+    return event.actor
+
+
+def _foretold(reading: Reading, event: Event) -> bool:
+    """The narrator tells what she will do as settled ("she'll march into the chapel",
+    "Bruno te acompañará", "林岚会跟你去"): her deed decided for her. Only a plain future
+    counts, never "would", "might", "if" nor a question."""
+    doc, clause = reading.doc, event.clause
+    if clause.question or any(
+        c.sentence == clause.sentence and h.start < event.start
+        for h in doc.of("conditionals")
+        for c in [doc.clause_at(h.start)]
+    ):
+        return False
+    before = [h for h in doc.of("modals") if clause.start <= h.start and h.end <= event.start]
+    future = doc.of("acts_future")
+    plain = all(any(f.start <= h.start < f.end for f in future) for h in before)
+    if doc.language == "es" and not before:
+        word = doc.text[event.start : event.end].lower().split()[0]
+        return bool(_ES_FUTURE.search(word))
+    return bool(before) and plain
+
+
+def _asked_either_way(reading: Reading, event: Event) -> bool:
+    """Chinese A-not-A ("愿不愿意", "去不去"): a question about her, whatever she does."""
+    text, start = reading.doc.text, event.start
+    return reading.doc.language == "zh" and text[max(0, start - 2) : start] == text[start] + "不"
 
 
 def _nobody_does(reading: Reading, event: Event) -> bool:
@@ -63,16 +110,18 @@ def acts_for_player(reading: Reading) -> bool:
     if not others:
         return False
     others.add(COMPANION)
-    if _deed_as_noun(reading, others):
+    if _deed_as_noun(reading, others) or unclassed_deed(reading, others):
         return True
     for event in reading.events:
-        if event.key not in ACTING or event.actor not in others:
+        if event.key not in ACTING or _agent(reading, event) not in others:
             continue
         if event.clause.question or event.quoted or _nobody_does(reading, event):
             continue
         if event.key in _WEARING and _worn(reading, event):
             continue  # a refusal is his decision too: "Ada refuses", "Bruno no quiere"
-        if event.modal and not _own_wish(reading, event):
+        if _asked_either_way(reading, event):
+            continue  # "林岚愿不愿意…": whether she will, asked
+        if event.modal and not _own_wish(reading, event) and not _foretold(reading, event):
             continue  # "whatever she decides", "怎么做由她决定": hers to decide
         return True
     return False

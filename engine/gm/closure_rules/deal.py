@@ -12,12 +12,20 @@ not deals.
 
 from __future__ import annotations
 
+from engine.gm.closure_rules.deal_state import (
+    agreed_aloud,
+    recalled,
+    sold_over,
+    spoken_debt,
+    wished,
+)
 from engine.gm.closure_rules.death import reported
 from engine.gm.closure_rules.entities import YOU, Ref
 from engine.gm.closure_rules.events import Event
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
 from engine.gm.closure_rules.possessor import owner
+from engine.gm.mentions import fold
 
 MONEY = ("buy_item", "sell_item", "settle_debt", "set_debt", "pawn_item", "complete_errand")
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -45,12 +53,25 @@ def deal_claims(reading: Reading) -> list[str]:
     for event in reading.events:
         if not event.asserted or any(i.start <= event.start < i.end for i in idioms):
             continue
-        if reported(reading, event):
+        if reported(reading, event) or wished(event, reading) or not _yours(event, reading):
             continue
         kind = _kind(event, reading)
-        if kind and (not event.quoted or kind == "deal"):
+        if kind in ("owe", "lend") and recalled(event, reading):
+            continue  # a debt the state already holds, told again
+        if kind and (not event.quoted or kind == "deal" or spoken_debt(event, reading, kind)):
             kinds.append(kind)
-    return kinds
+    return [*kinds, *sold_over(reading), *agreed_aloud(reading)]
+
+
+def _yours(event: Event, reading: Reading) -> bool:
+    """A deal the character may be party to: not one whose both sides are other people
+    ("the last lodger left owing her a week's rent", "Greta lends Jory a coin"). Who is
+    left unsaid is the character ("The moneylender takes the ring as collateral")."""
+    actor = event.actor
+    if actor is None or actor == YOU or not actor.person:
+        return True
+    others = [r for r in (event.recipient, *event.objects) if r is not None and r.person]
+    return not others or YOU in others or any(r == actor and r.id for r in others)
 
 
 def _kind(event: Event, reading: Reading) -> str:
@@ -61,8 +82,11 @@ def _kind(event: Event, reading: Reading) -> str:
         return "sell"  # "Greta buys your dagger": the character sells
     if key in ("buy", "sell", "pawn", "settle", "deal", "lend"):
         return key
-    if key == "owe":
-        return "owe" if _near(event, reading, "money_nouns", "debt_nouns", "amounts") else ""
+    if key == "owe":  # a set phrase of credit ("on tick", "赊") needs no sum beside it
+        credit = _credit_phrase(event, reading)
+        return (
+            "owe" if credit or _near(event, reading, "money_nouns", "debt_nouns", "amounts") else ""
+        )
     if key == "pay":
         return "pay" if _pays(event, reading) else ""
     things = [r for r in (event.actor, *event.objects) if r is not None and r.kind == "item"]
@@ -76,6 +100,16 @@ def _kind(event: Event, reading: Reading) -> str:
         if _near(event, reading, "money_nouns", "amounts") and _between(event, reading):
             return "" if _own_money(event, reading) else "pay"
     return ""
+
+
+def _credit_phrase(event: Event, reading: Reading) -> bool:
+    """The debt is told by a phrase of credit, not the bare verb "owe", "deber", "欠" (which
+    also owes thanks or an answer): "on tick", "a crédito", "赊着"."""
+    doc = reading.doc
+    said = doc.text[event.start : event.end]
+    bare = {fold(w) for w in doc.words.list("deal_bare_owe")}
+    first = said.split()[0] if doc.spaced and said.split() else said[:1]
+    return fold(said) not in bare and fold(first) not in bare
 
 
 def _pays(event: Event, reading: Reading) -> bool:

@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.gm.closure_rules.acts_describe import describe
 from engine.gm.closure_rules.lexicon import Hit, Words, matcher, words
 from engine.gm.closure_rules.text import Doc
 from engine.gm.mentions import fold
@@ -94,8 +95,8 @@ def _build(gm: GameMaster, language: str) -> EntityIndex:
     for npc in gm.npcs:
         add(f"npc:{npc.id}", _npc_names(npc, book))
     for pc in gm.characters:
-        first = pc.name.split()[0]
-        add(f"pc:{pc.id}", [pc.name, *([first] if len(first) > 2 else [])])
+        parts = [p for p in pc.name.split() if len(p) > 2]  # "Ada", "Thorne": any part
+        add(f"pc:{pc.id}", [pc.name, *(parts if len(parts) > 1 else [])])
     for clue in gm.clues:
         add(f"clue:{clue.id}", [clue.name])
     for quest in gm.quests:
@@ -163,6 +164,7 @@ def find_mentions(doc: Doc, gm: GameMaster) -> list[Mention]:
     """Names, descriptions and resolved pronouns in order; overlaps keep the longest."""
     entities = index(gm, doc.language)
     found = [_named(h) for hs in entities.matcher.scan(doc.text, doc.tokens).values() for h in hs]
+    found += [Mention(a, b, Ref("pc", ident)) for a, b, ident in describe(doc, gm)]
     found += [Mention(h.start, h.end, Ref("person")) for h in doc.of("person_nouns")]
     found += [Mention(h.start, h.end, Ref("animal")) for h in doc.of("animal_nouns")]
     found += [Mention(h.start, h.end, YOU) for h in doc.of("you")]
@@ -214,11 +216,31 @@ def _resolve(
         before = [m for m in out if m.end <= hit.start]
         ref = _antecedent(doc, hit, kind, before, entities)
         if ref is None and kind in ("he", "she"):
+            ref = _cataphor(doc, hit, kind, named, entities)
+        if ref is None and kind in ("he", "she"):
             ref = Ref("person")  # "Él esquiva…": someone, whoever he is
         if ref is not None:
             out.append(Mention(hit.start, hit.end, ref, kind))
             out.sort(key=lambda m: m.start)
     return out
+
+
+def _cataphor(
+    doc: Doc, hit: Hit, kind: str, named: list[Mention], entities: EntityIndex
+) -> Ref | None:
+    """A pronoun with nobody before it names who comes after it in its sentence: "She
+    nods, Ada does", "Before he leaves, Bruno…", "她冲你点点头——林岚…"."""
+    sentence = doc.clause_at(hit.start).sentence
+    want = "f" if kind == "she" else "m"
+    later = [
+        m.ref
+        for m in named
+        if m.start >= hit.end
+        and m.ref.kind in ("pc", "npc")
+        and doc.clause_at(m.start).sentence == sentence
+        and entities.genders.get(_key(m.ref), "") in ("", want)
+    ]
+    return later[0] if later else None
 
 
 def _antecedent(

@@ -6,7 +6,9 @@ wound, a secret told. The narration breaks the rule when it asserts that effect 
 same thing: "Consigues la pista" after ``grant_clue`` failed (the clue by name, or "the clue"),
 "Osric te da el farol" or "提灯现在归你了" after the transfer failed, "You stride into the
 chapel" after the move failed. Negated, tried, wished or asked effects do not count, nor the
-same verb about something else.
+same verb about something else. Effects told as a state or a scene rather than by a verb of
+their class ("a bowl of stew sits in front of you", "Down in the cellar now, you…") are read
+by effect class in ``failed_effects``; a clue told by its own words in ``failed_clue``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,15 @@ from collections.abc import Callable
 from engine.gm.closure_rules.entities import YOU, Ref
 from engine.gm.closure_rules.events import Event
 from engine.gm.closure_rules.facts import Reading
+from engine.gm.closure_rules.failed_clue import clue_stated
+from engine.gm.closure_rules.failed_effects import (
+    arrival_told,
+    clue_named,
+    kind_nouns,
+    other_receiver,
+    place_there,
+    possession_told,
+)
 from engine.gm.closure_rules.subjects import THING
 from engine.gm.closure_rules.targets import targets
 from engine.gm.language import content
@@ -33,32 +44,25 @@ def failed_tool_narrated(reading: Reading) -> bool:
         test = TESTS.get(call.name)
         if test is not None and _told(reading, call, test):
             return True
-        if call.name == "grant_clue" and _clue_stated(reading, call):
+        if call.name == "grant_clue" and clue_stated(reading, call):
+            return True
+        if _effect_told(reading, call):
             return True
     return False
 
 
-def _clue_stated(reading: Reading, call: ToolCall) -> bool:
-    """The narrator states the clue itself, three of its own words in a sentence he tells
-    as fact ("wet footprints, fresh, run from the back door")."""
-    clues = {r for r in targets(call, reading.scene) if r.kind == "clue"}
-    gm, language = reading.scene.gm, reading.doc.language
-    words: set[str] = set()
-    for ref in clues:
-        clue = gm.clues_by_id.get(ref.id)
-        if clue is not None:
-            words |= set(content(f"{clue.name} {clue.text}", language))
-    doc = reading.doc
-    for sentence in sorted({c.sentence for c in doc.clauses}):
-        parts = [c for c in doc.clauses if c.sentence == sentence and not c.quoted]
-        if not parts or any(c.question for c in parts):
-            continue
-        said = doc.text[parts[0].start : parts[-1].end]
-        negations = [h for h in doc.hits.get("negations", ()) if parts[0].start <= h.start]
-        if any(h.start < parts[-1].end for h in negations):
-            continue
-        if len(words & set(content(said, language))) >= 3:
-            return True
+def _effect_told(reading: Reading, call: ToolCall) -> bool:
+    """The call's effect told as a state or a scene (``closure_rules.failed_effects``)."""
+    if call.name == "buy_item" or (
+        call.name == "transfer_item" and YOU in targets(call, reading.scene, ("to",))
+    ):
+        return possession_told(reading, targets(call, reading.scene, ("item",)))
+    if call.name == "move_character" and YOU in (targets(call, reading.scene, ("who",)) or {YOU}):
+        places = {r for r in targets(call, reading.scene, ("to",)) if r.kind == "place"}
+        return bool(places) and arrival_told(reading, places)
+    if call.name == "grant_clue":
+        clues = {r for r in targets(call, reading.scene) if r.kind == "clue"}
+        return clue_named(reading, clues) or possession_told(reading, clues, ("clue_nouns",))
     return False
 
 
@@ -66,7 +70,21 @@ def _told(reading: Reading, call: ToolCall, test: Test) -> bool:
     return any(
         test(event, call, reading) and not _refused(event, reading)
         for event in reading.events
-        if _claimed(event)
+        if _claimed(event) and not _noun_headed(event, reading)
+    )
+
+
+def _noun_headed(event: Event, reading: Reading) -> bool:
+    """The verb's word is a noun after a possessive ("Osric's hand closes over the lantern",
+    "her hand"), not a handing over."""
+    before = reading.doc.text[max(0, event.start - 12) : event.start].rstrip().lower()
+    if reading.doc.language != "en":
+        return False
+    return before.endswith(("'s", "’s", " his", " her", " their", " its")) or before in (
+        "his",
+        "her",
+        "their",
+        "its",
     )
 
 
@@ -112,6 +130,20 @@ def _nouns(event: Event, reading: Reading, *keys: str) -> bool:
     )
 
 
+def _apposed(event: Event, reading: Reading, key: str) -> bool:
+    """A noun of ``key`` in the verbless clauses right after the event's, in its sentence:
+    what a bare "it" stands for."""
+    doc = reading.doc
+    ends = [event.clause.end]
+    for later in doc.clauses[event.clause.index + 1 :]:
+        if later.sentence != event.clause.sentence or any(
+            e.clause.index == later.index for e in reading.events
+        ):
+            break
+        ends.append(later.end)
+    return any(event.clause.end <= h.start < ends[-1] for h in doc.hits.get(key, ()))
+
+
 # --- one test per tool ----------------------------------------------------------------------
 
 
@@ -120,6 +152,9 @@ def _transfer(event: Event, call: ToolCall, reading: Reading) -> bool:
     items = targets(call, reading.scene, ("item",))
     if not _about(event, items, reading):
         return False
+    handed = YOU in to and event.key == "give" and _someone_else(event.actor)
+    if handed and event.recipient is None and not other_receiver(reading, event.end):
+        return True  # "Osric passes the lantern over the counter": to the one it was for
     if YOU in to:
         return (
             (event.key == "own" and not _someone_else(event.actor))
@@ -135,6 +170,33 @@ def _transfer(event: Event, call: ToolCall, reading: Reading) -> bool:
     return event.key == "drop" and event.actor == YOU
 
 
+def _of_kind(event: Event, items: set[Ref], reading: Reading) -> bool:
+    """A word for what the item is follows the verb in its clause ("your supper")."""
+    clause = event.clause
+    return any(event.start <= h.start < clause.end for h in kind_nouns(reading, items))
+
+
+def _kind_before(event: Event, items: set[Ref], reading: Reading) -> bool:
+    """The event names nothing, and a word for what the item is stands before it in its
+    sentence ("Supper's sorted … worth every copper you paid for it")."""
+    if any(r.kind in ("item", "clue") for r in event.objects):
+        return False
+    opening = min(c.start for c in reading.doc.clauses if c.sentence == event.clause.sentence)
+    return any(opening <= h.start < event.start for h in kind_nouns(reading, items))
+
+
+def _arrives(event: Event, items: set[Ref], reading: Reading) -> bool:
+    """The item (or a word for what it is) is what arrives: it stands just before the verb
+    in its clause ("The stew arrives", "your dinner arrives at last")."""
+    named = [(m.start, m.end) for m in reading.mentions if m.ref in items]
+    named += [(h.start, h.end) for h in kind_nouns(reading, items)]
+    clause = event.clause
+    return any(
+        clause.start <= start and not reading.doc.text[end : event.start].strip()
+        for start, end in named
+    )
+
+
 def _someone_else(actor: Ref | None) -> bool:
     return actor is not None and actor.person and actor != YOU
 
@@ -142,11 +204,24 @@ def _someone_else(actor: Ref | None) -> bool:
 def _buy(event: Event, call: ToolCall, reading: Reading) -> bool:
     items = targets(call, reading.scene, ("item",))
     if event.key in ("buy", "acquire") and event.actor in (YOU, None):
-        return _about(event, items, reading)
+        return (
+            _about(event, items, reading)
+            or _kind_before(event, items, reading)
+            or _of_kind(event, items, reading)
+        )
     if event.key == "own" and not _someone_else(event.actor):
         return _about(event, items, reading)
     if event.key in ("sell", "give") and event.recipient == YOU:
         return _about(event, items, reading)
+    unsaid = event.recipient is None or not event.recipient.person  # "hands it to you"
+    if event.key == "give" and _someone_else(event.actor) and unsaid:
+        if other_receiver(reading, event.end):
+            return False
+        return _about(event, items, reading)  # "Hilda slides it across the bar": to the buyer
+    if event.key in ("acquire", "own") and event.actor in (YOU, None):
+        return _of_kind(event, items, reading)  # "you've got your supper at last"
+    if event.key == "arrive" and not _someone_else(event.actor):
+        return _arrives(event, items, reading)  # "your dinner arrives at last"
     if event.key == "consume" and event.actor in (YOU, None):
         return bool(items & set(event.objects))  # "you scrape the bowl clean": you had it
     if event.key == "give" and event.actor == YOU and _nouns(event, reading, "money_nouns"):
@@ -177,7 +252,9 @@ def _clue(event: Event, call: ToolCall, reading: Reading) -> bool:
     named = {r for r in targets(call, reading.scene) if r.kind == "clue"}
     if named & set(event.objects) or _nouns(event, reading, "clue_nouns"):
         return True
-    if event.key in ("learn", "tell") and _echoes(event, reading, named):
+    if not event.objects and _apposed(event, reading, "clue_nouns"):
+        return True  # "You've got it now, a trail of boot marks…"
+    if event.key in ("learn", "tell", "find") and _echoes(event, reading, named):
         return True
     people = [r for r in event.objects if r.kind in ("item", "npc", "pc", "place", "point")]
     return event.key == "learn" and event.actor in (YOU, None) and not people
@@ -216,13 +293,19 @@ def _move(event: Event, call: ToolCall, reading: Reading) -> bool:
     swallowed = YOU in who and event.recipient == YOU and event.key in ("enter", "arrive")
     if event.actor not in who and not (YOU in who and event.actor is None) and not swallowed:
         return False
+    places = {r for r in targets(call, reading.scene, ("to",)) if r.kind == "place"}
+    if event.key in ("enter", "arrive") and places & set(event.objects):
+        return place_there(reading, places, event.clause, owned_too=False)  # not "走到地窖门口"
     if event.key in ("enter", "arrive", "leave", "flee"):
         return True
     if event.key in ("enter", "arrive") and YOU in who and event.recipient == YOU:
         return True  # "the cellar swallows you"
-    places = {r for r in targets(call, reading.scene, ("to",)) if r.kind == "place"}
     # "you are standing in the square", "estás en la plaza", "你已经站在集市中央": there
-    return event.key in ("go", "climb", "posture") and bool(places & set(event.objects))
+    if event.key not in ("go", "climb", "posture") or not places & set(event.objects):
+        return False
+    if any(h.start > event.start for h in reading.doc.hits.get("ft_barred", ())):
+        return False  # "you head down toward the cellar, but the door is bolted"
+    return place_there(reading, places, event.clause, owned_too=event.key != "posture")
 
 
 def _by(keys: tuple[str, ...], actors: tuple[Ref | None, ...] = (YOU, None)) -> Test:

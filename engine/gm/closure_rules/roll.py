@@ -17,6 +17,7 @@ from engine.gm.closure_rules.entities import YOU, Ref
 from engine.gm.closure_rules.events import modal, negated
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
+from engine.gm.closure_rules.roll_effects import canonical, cue_keys, effect_cues, plain_sight
 from engine.gm.dice import Roll
 
 GENERIC = (("succeed", "fail"),)
@@ -69,11 +70,14 @@ def told_outcome(reading: Reading, roll: Roll) -> bool | None:
     keys = [k for pair in pairs for k in pair]
     doc = reading.doc
     idioms = doc.of("roll_idioms")
-    cues = _first_of_overlaps(doc.of(*keys))
+    said = [canonical(h) for h in doc.of(*cue_keys(keys))] + effect_cues(reading, keys)
+    cues = _first_of_overlaps(sorted(said, key=lambda h: (h.start, -h.end)))
     last: bool | None = None
     told: list[Hit] = []
     for hit in cues:
         if _skipped(reading, hit, idioms) or _governed(reading, hit, told):
+            continue
+        if plain_sight(reading, hit):
             continue
         told.append(hit)
         good = any(hit.key == pair[0] for pair in pairs)
@@ -99,6 +103,8 @@ def _governed(reading: Reading, hit: Hit, told: list[Hit]) -> bool:
     if not told:
         return False
     before = told[-1]
+    if before.key not in ("succeed", "fail"):
+        return False  # only "manage", "fail" take a complement: "A media subida pierdes…"
     same = reading.doc.clause_at(before.start).index == reading.doc.clause_at(hit.start).index
     return same and 0 <= hit.first - before.last <= 1
 
@@ -129,6 +135,8 @@ def _skipped(reading: Reading, hit: Hit, idioms: list[Hit]) -> bool:
     if modal(doc, clause, hit.start, hit.first, hit.last):
         return True
     if hit.key in ("hit", "succeed", "fail", "climb_ok", "fall", "found"):  # his own deed
+        if any(m.ref == YOU and hit.start <= m.start < hit.end for m in reading.mentions):
+            return False  # "Tus ojos dan con…", "your eyes catch…": the phrase says whose
         doer = _doer(reading, hit)
         return doer is not None and doer.person and doer != YOU
     return False

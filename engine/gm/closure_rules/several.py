@@ -13,8 +13,17 @@ is not resolved. Two kinds of action tools applied for the character count as we
 
 from __future__ import annotations
 
-from engine.gm.closure_rules.entities import YOU
+from engine.gm.closure_rules.events import Event
 from engine.gm.closure_rules.facts import Reading
+from engine.gm.closure_rules.several_chain import (
+    NEW_EFFECT,
+    chained_deeds,
+    handed,
+    listed_intent,
+    on_it,
+    player,
+    thing_subjects,
+)
 from engine.gm.tools import ToolCall
 
 FAMILIES: dict[str, str] = {
@@ -62,7 +71,9 @@ def several_actions(reading: Reading) -> bool:
         for c, _ in reading.ok_calls()
         if c.name in ACTION_TOOLS and not (c.name == "move_character" and _moves_npc(c))
     }
-    return len(kinds) > 1 or len(action_kinds(reading)) > 1 or _sequenced(reading)
+    if len(kinds) > 1 or len(action_kinds(reading)) > 1 or _sequenced(reading):
+        return True
+    return chained_deeds(reading) > 1
 
 
 def _sequenced(reading: Reading) -> bool:
@@ -72,7 +83,8 @@ def _sequenced(reading: Reading) -> bool:
     doc = reading.doc
     firsts = [h for h in doc.of("sequence_first") if _yours(reading, h.start)]
     thens = doc.of("sequence_then")
-    deeds = [e.start for e in reading.of(*FAMILIES, "posture", "act") if e.actor == YOU]
+    me = player(reading)
+    deeds = [e.start for e in reading.of(*FAMILIES, "posture", "act") if e.actor in me]
     return any(
         f.end <= t.start and any(d >= t.end for d in deeds)
         for f in firsts
@@ -84,8 +96,9 @@ def _sequenced(reading: Reading) -> bool:
 def _yours(reading: Reading, position: int) -> bool:
     """A "you" in the clause at ``position``, not in speech."""
     clause = reading.doc.clause_at(position)
+    me = player(reading)
     return not clause.quoted and any(
-        m.ref == YOU and clause.start <= m.start < clause.end for m in reading.mentions
+        m.ref in me and clause.start <= m.start < clause.end for m in reading.mentions
     )
 
 
@@ -94,20 +107,41 @@ def action_kinds(reading: Reading) -> list[str]:
     kinds: list[str] = []
     spans: list[tuple[int, int]] = []
     light = {h.start for h in reading.doc.of("light_verbs", "deal_idioms")}
+    me = player(reading)
+    auxiliaries = reading.doc.of("modals")
+    listed = listed_intent(reading) | thing_subjects(reading)
     for event in reading.of(*FAMILIES):
-        if event.actor != YOU or event.start in light:
+        if event.actor not in me or event.start in light or event.clause.index in listed:
             continue
         if any(a <= event.start < b for a, b in spans):
             continue
+        if event.key == "give" and not handed(reading, event):
+            continue  # "pasas junto a Bruno": passing by, nothing handed over
+        if any(h.start == event.start for h in auxiliaries) and not _reflexive(reading, event):
+            continue  # "vas a pagar": the verb is the future's auxiliary
         if event.key == "drop" and not any(r.kind == "item" for r in event.objects):
             continue  # "you drop softly on the other side": no putting down
         if event.key == "drop" and "consume" in kinds:
             continue  # "you drain your tankard and set it down": the drink's own end
+        if kinds and FAMILIES[event.key] not in NEW_EFFECT and _on_it(reading, event):
+            continue  # "coges la vela y la acercas a la pared": the same thing, handled
         spans.append((event.start, event.end))
         family = FAMILIES[event.key]
         if family not in kinds:
             kinds.append(family)
     return kinds
+
+
+def _on_it(reading: Reading, event: Event) -> bool:
+    doc = reading.doc
+    head = next((n for n, t in enumerate(doc.tokens) if t.start >= event.start), None)
+    return head is not None and on_it(doc, event.clause, head)
+
+
+def _reflexive(reading: Reading, event: Event) -> bool:
+    """ "Te vas a dormir": going off to sleep, not the future's "vas a"."""
+    before = [t for t in reading.doc.tokens if t.end <= event.start][-1:]
+    return bool(before) and reading.doc.words.has(before[0], "chain_object_words")
 
 
 def _moves_npc(call: ToolCall) -> bool:

@@ -42,6 +42,8 @@ def subject(
     start, first, last = span
     if doc.language == "en" and doc.tokens[first].fold == "you" and last - first > 1:
         return YOU  # a phrase that opens with its subject: "you are below", "you now have"
+    if doc.language == "zh" and doc.text[max(0, start - 2) : start] == "被你":
+        return YOU  # the passive's agent: "泥印子被你发现了"
     before = _before(doc, clause, first)
     n = _skip_adverbs(doc, before)
     if _caused(doc, start):

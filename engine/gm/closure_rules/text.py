@@ -104,6 +104,7 @@ def _reported_speech(doc: Doc) -> list[Clause]:
         if said.endswith((":", "：", "，")) and any(
             clause.start <= h.start < clause.end
             and h.end >= len(said.rstrip(":：，")) + clause.start - 1
+            and doc.text[h.end : h.end + 1] != "完"  # "听你说完，": done talking, no words follow
             for h in speech
         ):
             told = True
@@ -183,7 +184,7 @@ def _clauses(
                 inner[0],
                 inner[-1] + 1,
                 _inside(start + (len(text[start:end]) - len(text[start:end].lstrip())), quotes),
-                _inside(start, questions),
+                _inside(start + (len(text[start:end]) - len(text[start:end].lstrip())), questions),
             )
         )
     return clauses or [Clause(0, 0, len(text), 0, 0, len(tokens), False, False)]

@@ -18,6 +18,7 @@ from itertools import pairwise
 from engine.gm.closure_rules.events import modal, negated
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
+from engine.gm.closure_rules.time_scope import bell_hits, not_the_clock, spent_hits
 from engine.gm.vocab import TIMES_OF_DAY
 
 
@@ -25,7 +26,9 @@ def time_advanced(reading: Reading) -> bool:
     if any("clock" in o.changes for _, o in reading.ok_calls()):
         return False
     doc = reading.doc
-    markers = [h for h in doc.of("time_markers") if _stated(reading, h)]
+    shifts = [h for h in doc.of("tm_shift") if doc.clause_at(h.end - 1) == doc.clause_at(h.start)]
+    told = [*doc.of("time_markers"), *shifts, *bell_hits(doc), *spent_hits(doc)]
+    markers = [h for h in told if _stated(reading, h)]
     if markers or _another_hour(reading) or _sky_turns(reading) or _burned_down(reading):
         return True
     if _looked_up(reading):
@@ -65,7 +68,7 @@ def _stated(reading: Reading, hit: Hit) -> bool:
         return False
     if negated(doc, clause, hit.start, hit.first, hit.last):
         return False
-    if modal(doc, clause, hit.start, hit.first, hit.last):
+    if modal(doc, clause, hit.start, hit.first, hit.last) or not_the_clock(doc, hit):
         return False
     past = [*doc.hits.get("past_time", ()), *doc.hits.get("past_refs", ())]  # "for years"
     return not any(doc.clause_at(p.start).index == clause.index for p in past)

@@ -8,6 +8,10 @@ where they lead, the items and people in view, his clues, what the tools applied
 said. Nouns are compared by stem ("trampillas" is "trampilla"), negated or asked ones skipped
 ("There is no trapdoor here"). The narrator never names a place of the world the character
 has not discovered, nor a hidden point he has not found ("the loose stone in the niche").
+Besides the place words of the lexicon, the head noun of where a move goes is judged, whatever
+the word ("onto the veranda": ``place_motion``); a place asked back, denied, supposed,
+imagined, remembered, told as a story or reported from someone's mouth is no claim about the
+scene (``place_frames``).
 """
 
 from __future__ import annotations
@@ -17,12 +21,12 @@ from functools import lru_cache
 from engine.gm.closure_rules.events import negated
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
+from engine.gm.closure_rules.place_frames import unreal
+from engine.gm.closure_rules.place_motion import destinations
 from engine.gm.closure_rules.possessor import owner
 from engine.gm.closure_rules.tokens import phrase_stems, tokenize
 from engine.gm.language import tag_zh
 from engine.gm.mentions import fold, spans
-from engine.gm.reading import Narration
-from engine.gm.scene import Scene
 
 _ONE_TEXT = (
     "a an another other some next neighbouring neighboring nearby distant far un una unos unas "
@@ -34,12 +38,14 @@ _ZH_ONE = ("一个", "一座", "一处", "另一个", "另一座", "别的", "�
 
 def unknown_place(reading: Reading) -> bool:
     scene, doc = reading.scene, reading.doc
-    told = Narration.read(doc.text, reading.facts.language).sentences(quotes=False)
-    if _names_undiscovered(told, scene, doc.spaced) or _hidden_named(reading):
+    if _names_undiscovered(reading) or _hidden_named(reading):
         return True
     if _upper_floor(reading):
         return True
     found = [*doc.of("place_nouns"), *_by_suffix(reading), *_rooms(reading)]
+    found += [
+        h for h in destinations(reading) if not any(f.start <= h.start < f.end for f in found)
+    ]
     nouns = [h for h in found if _stated(reading, h)]
     if not nouns:
         return False
@@ -122,11 +128,14 @@ def _wrong_way(reading: Reading, hit: Hit) -> bool:
     ):
         return False
     sentence = doc.clause_at(hit.start).sentence
-    for way in ("up", "down"):
-        said = doc.hits.get(f"{way}_words", ())
-        if way not in ways and any(doc.clause_at(h.start).sentence == sentence for h in said):
-            return True
-    return False
+    told = {
+        way
+        for way in ("up", "down")
+        for key in (f"{way}_words", f"place_{way}_words")
+        for h in doc.hits.get(key, ())
+        if doc.clause_at(h.start).sentence == sentence
+    }
+    return len(told) == 1 and not told & ways  # "climb down" is no way up
 
 
 def _upper_floor(reading: Reading) -> bool:
@@ -149,6 +158,8 @@ def _stated(reading: Reading, hit: Hit) -> bool:
     clause = doc.clause_at(hit.start)
     if clause.question or _supposed(reading, hit) or _not_a_place(reading, hit):
         return False
+    if unreal(reading, hit):
+        return False  # asked back, denied, supposed, remembered, a story, hearsay
     return not negated(doc, clause, hit.start, hit.first, hit.last, own=False)
 
 
@@ -219,15 +230,23 @@ def _determined(reading: Reading, hit: Hit) -> bool:
     )
 
 
-def _names_undiscovered(sentences: list[str], scene: Scene, spaced: bool) -> bool:
+def _names_undiscovered(reading: Reading) -> bool:
     """The narrator names a place of the world the character has not discovered (a one-word
-    name only when written as one, capitalised: "you vault the bar" names no Vault)."""
+    name only when written as one, capitalised: "you vault the bar" names no Vault), as a
+    fact of the scene: not in speech, a story, a memory or a wondering."""
+    scene, doc = reading.scene, reading.doc
     names = [p.name for p in scene.gm.locations if p.name.strip() and not scene.knows_place(p.id)]
-    for sentence in sentences:
-        for name in names:
-            for start, _ in spans(sentence, name, spaced):
-                if not spaced or len(name.split()) > 1 or sentence[start].isupper():
-                    return True
+    for name in names:
+        for start, end in spans(doc.text, name, doc.spaced):
+            if doc.in_quotes(start) or doc.clause_at(start).quoted:
+                continue
+            if doc.spaced and len(name.split()) == 1 and not doc.text[start].isupper():
+                continue
+            first = next((n for n, t in enumerate(doc.tokens) if t.end > start), 0)
+            last = next((n for n, t in enumerate(doc.tokens) if t.start >= end), len(doc.tokens))
+            hit = Hit("place_nouns", start, end, first, max(last, first + 1))
+            if not unreal(reading, hit, asked=False):
+                return True
     return False
 
 
@@ -266,7 +285,7 @@ def _known(reading: Reading, steps: str, *, discovered: bool) -> str:
     ``discovered``, of the world's places only those the character knows)."""
     scene, gm = reading.scene, reading.scene.gm
     here = scene.location
-    parts = [here.description, *here.ambient, steps]
+    parts = [here.description, *here.ambient, steps, *reading.doc.words.list("place_self")]
     for place in gm.locations:
         if discovered and not scene.knows_place(place.id):
             continue

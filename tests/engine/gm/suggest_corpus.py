@@ -25,8 +25,9 @@ CORPUS = Path(__file__).parent / "corpus" / "suggestions.json"
 LANGUAGES = ("en", "es", "zh")
 
 
-def corpus() -> dict[str, Any]:
-    return dict(json.loads(CORPUS.read_text(encoding="utf-8")))
+def corpus(path: Path = CORPUS) -> dict[str, Any]:
+    """The corpus file (by default suggestions.json; the bench may name a held-out one)."""
+    return dict(json.loads(path.read_text(encoding="utf-8")))
 
 
 def scene_of(case: dict[str, Any], data: dict[str, Any]) -> Scene:

@@ -35,6 +35,19 @@ PLANS = [
     ("zh", "我会在这儿等她", "我会"),
     ("zh", "天黑的时候溜进去", "天黑"),
     ("zh", "我们将前往磨坊", "将"),
+    # days of the week, relative weeks, "some other day", a time of day after an adjective
+    ("en", "On Friday, meet Hilda at the well", "friday"),
+    ("en", "Another day, climb the bell tower", "another day"),
+    ("en", "Leave at early dawn", "dawn"),
+    ("es", "El sábado volveré al molino", "sábado"),
+    ("es", "Iré al mercado", "iré"),
+    ("es", "El mes que viene, hablar con el alcalde", "el mes que viene"),
+    ("es", "A primera hora, buscar al herrero", "a primera hora"),
+    ("zh", "周六去磨坊找她", "周六"),
+    ("zh", "下个月再来还钱", "下个月"),
+    ("zh", "改天再来喝酒", "改天再来"),
+    ("zh", "等雨停了去码头", "等"),
+    ("zh", "吃完饭再去教堂", "再"),
 ]
 
 NOT_PLANS = [
@@ -68,6 +81,13 @@ NOT_PLANS = [
     ("zh", "看看日落"),
     ("zh", "将戒指交给她"),
     ("zh", "再问问希尔达"),
+    ("en", "Ask what happened last Friday"),
+    ("en", "Ask about Sunday's mass"),
+    ("es", "Preguntar por el mercado del sábado"),
+    ("es", "Recordar el domingo pasado"),
+    ("es", "Irse de la posada"),
+    ("zh", "问问周六的集市"),
+    ("zh", "再看看那口井"),
 ]
 
 
