@@ -36,7 +36,7 @@ class UISources:
     errors: list[dict[str, Any]] = field(default_factory=list)
 
     def as_data(self) -> dict[str, Any]:
-        """The JSON the sandbox page embeds (read by ``static/js/sandbox.js``)."""
+        """The JSON the sandbox page embeds (read by ``static/js/sandbox/boot.js``)."""
         return {"entry": self.entry, "files": self.files, "errors": self.errors}
 
 

@@ -41,6 +41,8 @@ urlpatterns: list[URLPattern] = [
     path("<uuid:session_id>/memory/end/", memory.memory_end, name="memory_end"),
     # One prefix for every sandbox: the pages that frame it allow only that path (play/csp.py).
     path("ui/<uuid:session_id>/", sandbox.custom_ui, name="sandbox"),
+    # The sandbox runtime's ES modules, with the CORS header its opaque origin needs.
+    path("sandbox-js/<str:name>", sandbox.runtime_module, name="sandbox_module"),
     path("<uuid:session_id>/ui/info/", ui.ui_info, name="ui_info"),
     path("<uuid:session_id>/ui/complete/", ui.ui_complete, name="ui_complete"),
     path("<uuid:session_id>/ui/storage/", ui.ui_storage_write, name="ui_storage"),

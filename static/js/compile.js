@@ -15,7 +15,7 @@
  *     does not compare them, Babel and tsc do.
  *   FabulaCompile.format(error) -> "path:line:column: message"
  *   FabulaCompile.bundle(modules) -> {code, locate(line, column) -> {path, line, column} | null}
- *     one script of define(path, factory) calls for static/js/sandbox.js's loader.
+ *     one script of define(path, factory) calls for static/js/sandbox/loader.js.
  *   FabulaCompile.originalPosition(path, source, line, column) -> {path, line, column}
  *     a position in the compiled module (a runtime error's) as a position in the source.
  *

@@ -6,7 +6,7 @@ import {
 } from "./customui_checks.js";
 import { uiApi } from "./customui_api.js";
 
-// Types the runtime (static/js/sandbox.js) reads; anything else stays on this side.
+// Types the runtime (static/js/sandbox/) reads; anything else stays on this side.
 var FRAME_MESSAGES = { snapshot: true, reply: true };
 
 // "/play/ui/<session>/" -> "http://host/play/ui/": every sandbox, and nothing else on any host.
@@ -236,7 +236,7 @@ export function create(client, box, url) {
       window.location.assign(path);
       return true;
     },
-    // The frame's compile or runtime errors (static/js/sandbox.js): a notice with
+    // The frame's compile or runtime errors (static/js/sandbox/boot.js): a notice with
     // path:line:column, and the built-in chat instead of a UI that is gone (fatal).
     uiError: function (report) {
       var errors = report && typeof report === "object" && Array.isArray(report.errors) ? report.errors : null;

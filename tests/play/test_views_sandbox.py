@@ -48,7 +48,16 @@ RUNTIME = (
     "http://testserver/static/vendor/sucrase/sucrase.min.js "
     "http://testserver/static/js/compile.js "
     "http://testserver/static/vendor/tailwind/tailwind.browser.js "
-    "http://testserver/static/js/sandbox.js"
+    "http://testserver/static/js/sandbox.js "
+    # The runtime's ES modules, each by its exact URL (the entry, then its parts).
+    "http://testserver/play/sandbox-js/main.js "
+    "http://testserver/play/sandbox-js/store.js "
+    "http://testserver/play/sandbox-js/bridge.js "
+    "http://testserver/play/sandbox-js/api.js "
+    "http://testserver/play/sandbox-js/guards.js "
+    "http://testserver/play/sandbox-js/components.js "
+    "http://testserver/play/sandbox-js/loader.js "
+    "http://testserver/play/sandbox-js/boot.js"
 )
 FRAMES = "frame-src http://testserver/play/ui/; child-src http://testserver/play/ui/"
 
