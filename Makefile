@@ -53,7 +53,8 @@ lint: install ## ruff (lint + format check) and mypy (strict on engine/)
 # The suite runs on every core (pytest-xdist, at most 8 workers): each worker has its own test
 # database (pytest-django suffixes its name: _gw0, _gw1), its own Redis database
 # (tests/settings.py) and servers on free ports; --dist loadfile keeps each file in one worker,
-# with its module-scoped browser and servers. TEST_WORKERS=0 runs everything in one process.
+# with its fixtures; each worker starts one Chromium and caches its app servers by seed
+# (tests/browser/servers.py). TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= auto
 XDIST := -n $(TEST_WORKERS) --maxprocesses=8 --dist loadfile
 test: lint native ## Lint, type-check and run the whole pytest suite (every tier; what CI runs)

@@ -143,7 +143,7 @@ def bridge_round_trip_ms(browser: Any, calls: int = 100) -> list[float]:
 
     from customui_bridge import ROUND_TRIPS  # bench/ is this script's directory
 
-    from tests.browser.ui_api_server import conformance_server, open_conformance_page
+    from tests.browser.servers import conformance_server, open_conformance_page
 
     with tempfile.TemporaryDirectory() as tmp, conformance_server(Path(tmp)) as server:
         page, _ = open_conformance_page(browser, server)

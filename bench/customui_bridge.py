@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python bench/customui_bridge.py`` (``--calls 100``). Needs Playwright and
 /usr/bin/chromium, as tests/browser does. It serves the conformance world of
-tests/browser/fixtures (tests/browser/ui_api_server.py), opens its play page, and from inside
+tests/browser/fixtures (tests/browser/servers.py), opens its play page, and from inside
 the sandboxed frame sends ``ping`` calls over the checked postMessage bridge one after the
 other: frame → host page (static/js/customui.js: origin, shape, method and rate checks) →
 reply → frame. Calls are spaced to stay under the host's rate limit (20 a second), which would
@@ -68,7 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.ui_api_server import conformance_server, open_conformance_page
+    from tests.browser.servers import conformance_server, open_conformance_page
 
     with (
         tempfile.TemporaryDirectory() as tmp,

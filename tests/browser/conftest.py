@@ -1,4 +1,9 @@
-"""Browser tests: headless Chromium through Playwright's sync API against ``live_server``.
+"""Browser tests: headless Chromium through Playwright's sync API against ``live_server`` or,
+where a module needs a site set up as ``make run`` does, ``app_servers`` (tests/browser/servers.py).
+
+Both are started once per worker and shared by its modules: ``browser`` is the worker's one
+Chromium (a fresh context per user; what a module leaves open is closed when it ends), and
+``app_servers.get(...)`` one server per configuration.
 
 Playwright's sync API runs an event loop in this thread, so Django's async-safety check would
 refuse the ORM calls the live server and the fixtures make; we allow them for this tier only.
@@ -13,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.browser.servers import AppServers
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -68,20 +75,94 @@ def wait_for_function_without_eval() -> Iterator[None]:
     Page.wait_for_function = original  # type: ignore[method-assign]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium per module (the system one; never ``playwright install``)."""
+class Chromiums:
+    """Chromium launched once per worker (and per set of extra flags), a fresh context per user.
+
+    Playwright's sync API keeps an event loop running in this thread while it is started, which
+    other tiers' asyncio tests in the same worker cannot share: the hook below stops it when the
+    worker's next test is not a browser test, and the next browser module launches it again.
+    """
+
+    def __init__(self) -> None:
+        self.launched = 0
+        self._playwright: Any = None
+        self._browsers: dict[tuple[str, ...], Any] = {}
+
+    def get(self, *extra_args: str) -> Any:
+        if extra_args not in self._browsers:
+            if self._playwright is None:
+                from playwright import sync_api
+
+                self._playwright = sync_api.sync_playwright().start()
+            args = [*CHROMIUM_ARGS, *extra_args]
+            launched = self._playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+            self._browsers[extra_args] = launched
+            self.launched += 1
+        return self._browsers[extra_args]
+
+    def close_contexts(self) -> None:
+        """Close what a module left open (pages its module-scoped fixtures kept)."""
+        for launched in self._browsers.values():
+            for context in launched.contexts:
+                context.close()
+
+    def stop(self) -> None:
+        for launched in self._browsers.values():
+            launched.close()
+        self._browsers.clear()
+        if self._playwright is not None:
+            self._playwright.stop()
+            self._playwright = None
+
+
+CHROMIUMS = Chromiums()
+
+
+def needs_chromium() -> None:
     if not Path(CHROMIUM).exists():
         message = "needs /usr/bin/chromium (apt-get install -y chromium)"
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(message)  # CI installs it; a missing browser there is a failure
         pytest.skip(message)
-    from playwright import sync_api
 
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+
+@pytest.fixture(scope="session")
+def chromiums() -> Iterator[Chromiums]:
+    """The worker's Chromium launcher: ``chromiums.get()`` is the shared browser. Stopped before
+    the session fixtures set up earlier end (one of tests/play runs ``asyncio.run``)."""
+    yield CHROMIUMS
+    CHROMIUMS.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(chromiums: Chromiums) -> Any:
+    """The worker's one Chromium (the system one; never ``playwright install``)."""
+    needs_chromium()
+    return chromiums.get()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def contexts_closed_after_module(chromiums: Chromiums) -> Iterator[None]:
+    """Each module leaves the shared Chromium as it found it, as closing its own browser did."""
+    yield
+    chromiums.close_contexts()
+
+
+@pytest.fixture(scope="session")
+def app_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServers]:
+    """The worker's Fabula servers, one per configuration, shared by the modules asking for it:
+    ``app_servers.get(seed, ..., demo=False, **env)`` (tests/browser/servers.py)."""
+    servers = AppServers(tmp_path_factory.mktemp("sites"))
+    yield servers
+    servers.stop_all()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Stop Playwright once this worker leaves the browser tier (after the fixtures' teardown)."""
+    yield
+    if nextitem is None or f"{os.sep}browser{os.sep}" not in str(nextitem.fspath):
+        CHROMIUMS.stop()
 
 
 @pytest.fixture

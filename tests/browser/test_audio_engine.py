@@ -97,19 +97,15 @@ def serve_static(route: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
-        )
-        page = browser.new_page()
-        # audio.js is an ES module that imports its parts: served from one origin, not inlined.
-        page.route(f"{ORIGIN}/**", serve_static)
-        page.goto(f"{ORIGIN}/")
-        page.add_script_tag(url=f"{ORIGIN}/static/js/audio.js", type="module")
-        page.add_script_tag(content=HARNESS)
-        yield page
-        browser.close()
+def page(browser: Any) -> Iterator[Any]:
+    page = browser.new_page()  # in a context of its own, closed with the page
+    # audio.js is an ES module that imports its parts: served from one origin, not inlined.
+    page.route(f"{ORIGIN}/**", serve_static)
+    page.goto(f"{ORIGIN}/")
+    page.add_script_tag(url=f"{ORIGIN}/static/js/audio.js", type="module")
+    page.add_script_tag(content=HARNESS)
+    yield page
+    page.context.close()
 
 
 def run(page: Any, config: dict[str, Any], steps: str) -> Any:

@@ -6,8 +6,9 @@ checks, the prompt preview, the playtest) and the page must have logged no conso
 uncaught exception and no failed request. The API docs are read the same way: their assets are
 local files, so they load under the site's CSP with no network.
 
-The server is ``runserver`` (daphne) on a free loopback port with its own SQLite file, set up as
-``make run`` does it: ``migrate`` then ``load_demo``.
+The server is ``runserver`` (daphne) on a free loopback port with a SQLite file, set up as
+``make run`` does it: ``migrate`` then ``load_demo``; the worker's modules that only read the demo
+share it (tests/browser/servers.py, ``share="demo"``).
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 
 START = ["/studio/", "/studio/new/", "/studio/import/", "/accounts/", "/api/docs"]
 ACTIONS = ("export", "delete", "duplicate", "move", "reorder", "remove", "disable", "enable")
@@ -39,10 +39,9 @@ pytestmark = [pytest.mark.timeout(300)]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """Migrate, load the demo worlds, log their owner in, then serve with daphne on a free port."""
-    with demo_server(tmp_path_factory.mktemp("console"), ["-c", SEED]) as info:
-        yield info
+def server(app_servers: AppServers) -> dict[str, Any]:
+    """Load the demo worlds, log their owner in, then serve with daphne on a free port."""
+    return app_servers.get(["-c", SEED], demo=True, share="demo")
 
 
 class Console:

@@ -12,7 +12,6 @@ with the reason in the frame's console and never applied.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -21,10 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.ui_api_server import conformance_server, open_conformance_page
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+from tests.browser.conftest import CHROMIUM
+from tests.browser.servers import CONFORMANCE_SEEDS, AppServers, open_conformance_page
 
 pytestmark = [
     pytest.mark.browser,
@@ -36,19 +33,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the sync Playwright API runs a loop
-    tmp = tmp_path_factory.mktemp("ui-api-browser")
-    with conformance_server(tmp, FABULA_UI_AI_MAX_PROMPT_CHARS="5000") as info:
-        yield info
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+def server(app_servers: AppServers) -> dict[str, Any]:
+    return app_servers.get(*CONFORMANCE_SEEDS, FABULA_UI_AI_MAX_PROMPT_CHARS="5000")
 
 
 @pytest.fixture

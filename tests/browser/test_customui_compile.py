@@ -10,12 +10,11 @@ throws, leaves play working: the built-in chat comes back and a notice names
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -138,9 +137,8 @@ print(json.dumps({{"cookie": login_cookie(demo), "sessions": sessions, "worlds":
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    with demo_server(tmp_path_factory.mktemp("customui"), ["-c", SEED]) as info:
-        yield info
+def server(app_servers: AppServers) -> dict[str, Any]:
+    return app_servers.get(["-c", SEED], demo=True)
 
 
 def open_play(browser: Any, server: dict[str, Any], world: str) -> Any:

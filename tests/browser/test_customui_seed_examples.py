@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -123,9 +122,8 @@ print(json.dumps({{"cookie": login_cookie(demo), "sessions": sessions, "worlds":
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    with demo_server(tmp_path_factory.mktemp("seed-examples"), ["-c", SEED]) as info:
-        yield info
+def server(app_servers: AppServers) -> dict[str, Any]:
+    return app_servers.get(["-c", SEED], demo=True)
 
 
 def new_page(browser: Any, server: dict[str, Any]) -> Any:

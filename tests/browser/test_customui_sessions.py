@@ -9,7 +9,6 @@ play.ui_models). The site offers two models here (FABULA_MODEL, FABULA_SITE_MODE
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -18,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_customui_api import CHROMIUM, CHROMIUM_ARGS, click, until
-from tests.browser.ui_api_server import conformance_server, open_conformance_page
+from tests.browser.conftest import CHROMIUM
+from tests.browser.servers import CONFORMANCE_SEEDS, AppServers, open_conformance_page
+from tests.browser.test_customui_api import click, until
 
 pytestmark = [
     pytest.mark.browser,
@@ -31,20 +31,9 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the sync Playwright API runs a loop
-    tmp = tmp_path_factory.mktemp("ui-sessions-browser")
+def server(app_servers: AppServers) -> dict[str, Any]:
     models = {"FABULA_MODEL": "dune-small", "FABULA_SITE_MODELS": "dune-large"}
-    with conformance_server(tmp, **models) as info:
-        yield info
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    return app_servers.get(*CONFORMANCE_SEEDS, **models)
 
 
 @pytest.fixture

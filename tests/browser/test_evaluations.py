@@ -3,32 +3,27 @@ served by the loopback model server (the site's key on the OpenAI protocol, Alic
 Anthropic's) and the offline automatic player, on a real Celery worker. The progress bar moves
 live (htmx polling) to its end; the page then shows the report with its three plots and κ.
 
-Server: ``runserver`` (daphne) on a free port with its own SQLite file, as in test_gm_master.py;
+Server: ``runserver`` (daphne) on a free port with its own SQLite file (tests/browser/servers.py);
 a Celery worker and a Redis of the test's own (tests.integration.faults) do the work.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.browser.test_gm_play import ROOT, open_gallery
+from tests.browser.servers import AppServers
+from tests.browser.test_gm_play import open_gallery
 from tests.integration.faults import RedisServer, Worker
 from tests.support.model_server import ModelServer, ReceivedRequest, Reply
-from tests.support.ports import free_port, wait_for_port
-from tests.support.sqlite_template import copy_migrated_database
 
 pytestmark = [pytest.mark.timeout(300)]
 
+SEED = "tests/browser/seed_evaluations.py"
 NARRATION = "You look about; the fire crackles and nobody moves."
 
 
@@ -50,59 +45,25 @@ def model() -> Iterator[ModelServer]:
 
 
 @pytest.fixture(scope="module")
-def server(
-    tmp_path_factory: pytest.TempPathFactory, model: ModelServer
-) -> Iterator[dict[str, Any]]:
+def server(app_servers: AppServers, model: ModelServer) -> Iterator[dict[str, Any]]:
     """The site, its database seeded with Alice and her world, and a worker on its own Redis."""
-    tmp = tmp_path_factory.mktemp("evaluations")
     redis = RedisServer()
     try:
-        env = site_env(tmp, redis, model)
-        info = seed(env, tmp)
-        worker = Worker(env, "browser-eval")
+        info = app_servers.get(SEED, **site_env(model, redis.url))
+        worker = Worker(info["env"], "browser-eval")
         try:
-            yield from serve(env, tmp, info)
+            yield info
         finally:
             worker.stop()
+            app_servers.release(info)  # its Redis and model server end with this module
     finally:
         redis.kill()
 
 
-def seed(env: dict[str, str], tmp: Path) -> dict[str, Any]:
-    python = sys.executable
-    copy_migrated_database(tmp)
-    script = [python, "tests/browser/seed_evaluations.py"]
-    seeded = subprocess.run(script, cwd=ROOT, env=env, check=True, capture_output=True)
-    return dict(json.loads(seeded.stdout.decode().strip().splitlines()[-1]))
-
-
-def serve(env: dict[str, str], tmp: Path, info: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """runserver (daphne) on a free port for as long as the module's tests run."""
-    port = free_port()
-    log = tmp / "server.log"
-    command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(port, proc, log)
-        yield {**info, "base": f"http://127.0.0.1:{port}"}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-def site_env(tmp: Path, redis: RedisServer, model: ModelServer) -> dict[str, str]:
-    """The site's environment: its SQLite file, its Redis, the loopback model server."""
+def site_env(model: ModelServer, redis_url: str = "") -> dict[str, str]:
+    """The site's settings: its Redis (none: the embedded default), the loopback model server."""
     return {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "MEDIA_ROOT": str(tmp / "media"),
-        "REDIS_URL": redis.url,
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "REDIS_URL": redis_url,
         "FABULA_PROVIDER": "openai",
         "FABULA_BASE_URL": model.openai_url,
         "FABULA_MODEL": "test-model",
@@ -112,7 +73,6 @@ def site_env(tmp: Path, redis: RedisServer, model: ModelServer) -> dict[str, str
         # the second run; it is tested in tests/studio/test_evaluation_budget.py.
         "FABULA_NEW_ACCOUNT_DAILY_QUOTA": "0",
         "OWN_MODEL_URL": model.anthropic_url,
-        "PYTHONPATH": str(ROOT),
     }
 
 

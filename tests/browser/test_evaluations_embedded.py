@@ -9,17 +9,16 @@ master turn slowly enough for the bar, polled once a second, to be seen between 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import DESKTOP
-from tests.browser.test_evaluations import bar, master, seed, serve
-from tests.browser.test_gm_play import ROOT, open_gallery
+from tests.browser.servers import AppServers
+from tests.browser.test_evaluations import SEED, bar, master, site_env
+from tests.browser.test_gm_play import open_gallery
 from tests.support.model_server import ModelServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -32,32 +31,11 @@ def model() -> Iterator[ModelServer]:
         yield server
 
 
-def embedded_env(tmp: Path, model: ModelServer) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
-    return {
-        **env,
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "MEDIA_ROOT": str(tmp / "media"),
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "FABULA_PROVIDER": "openai",
-        "FABULA_BASE_URL": model.openai_url,
-        "FABULA_MODEL": "test-model",
-        "FABULA_API_KEY": "sk-test",
-        "FABULA_ALLOW_PRIVATE_MODEL_HOSTS": "true",
-        "FABULA_NEW_ACCOUNT_DAILY_QUOTA": "0",
-        "OWN_MODEL_URL": model.anthropic_url,
-        "PYTHONPATH": str(ROOT),
-    }
-
-
 @pytest.fixture(scope="module")
-def server(
-    tmp_path_factory: pytest.TempPathFactory, model: ModelServer
-) -> Iterator[dict[str, Any]]:
-    tmp = tmp_path_factory.mktemp("evaluations-embedded")
-    env = embedded_env(tmp, model)
-    yield from serve(env, tmp, seed(env, tmp))
+def server(app_servers: AppServers, model: ModelServer) -> Iterator[dict[str, Any]]:
+    info = app_servers.get(SEED, **site_env(model))  # no REDIS_URL: the embedded default
+    yield info
+    app_servers.release(info)  # it talks to this module's model server
 
 
 def test_start_returns_at_once_and_the_bar_moves_on_the_embedded_default(

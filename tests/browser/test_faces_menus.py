@@ -12,7 +12,6 @@ tests/browser/seed_faces.py adds Alice and her published world. No model: the of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ import pytest
 from PIL import Image
 
 from tests.browser.conftest import DESKTOP, PHONE, shot
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 
 ZONE = "Asia/Tokyo"  # +09:00 all year: no daylight saving to reckon with
 
@@ -28,16 +27,15 @@ pytestmark = [pytest.mark.timeout(300)]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """Migrate, load the demo worlds, add Alice's world, then serve with daphne on a free port."""
+def server(app_servers: AppServers, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The demo worlds and Alice's world, served with daphne; pictures to upload beside them."""
     tmp = tmp_path_factory.mktemp("faces")
     portrait = tmp / "portrait.jpg"
     Image.new("RGB", (600, 400), (40, 90, 200)).save(portrait, "JPEG")
     avatar = tmp / "avatar.png"
     Image.new("RGB", (120, 120), (200, 60, 40)).save(avatar, "PNG")
-    with demo_server(tmp, "tests/browser/seed_faces.py") as info:
-        info.update(portrait=str(portrait), avatar=str(avatar), media=tmp / "media")
-        yield info
+    info = app_servers.get("tests/browser/seed_faces.py", demo=True)
+    return {**info, "portrait": str(portrait), "avatar": str(avatar)}
 
 
 def open_page(browser: Any, server: dict[str, Any], viewport: dict[str, int]) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 from tests.browser.test_gm_play import client_js, held, last_reply, wait_settled
 from tests.support.model_server import ModelServer, Reply
 
@@ -50,7 +50,7 @@ def model() -> Iterator[ModelServer]:
 
 @pytest.fixture(scope="module", params=["anthropic", "openai"])
 def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, model: ModelServer
+    request: pytest.FixtureRequest, app_servers: AppServers, model: ModelServer
 ) -> Iterator[dict[str, Any]]:
     """Brackenford with the site's model on one protocol or the other, each its own database."""
     protocol = request.param
@@ -58,15 +58,16 @@ def server(
         "anthropic": (model.anthropic_url, "claude-test", "sk-ant-test"),
         "openai": (model.openai_url, "test-model", "sk-test"),
     }[protocol]
-    with demo_server(
-        tmp_path_factory.mktemp(f"gm-demo-loop-{protocol}"),
+    info = app_servers.get(
         "tests/browser/seed_demo_loop.py",
         FABULA_PROVIDER=protocol,
         FABULA_BASE_URL=site[0],
         FABULA_MODEL=site[1],
         FABULA_API_KEY=site[2],
-    ) as info:
-        yield info
+        demo=True,
+    )
+    yield info
+    app_servers.release(info)  # it talks to this module's model server
 
 
 def open_as(browser: Any, server: dict[str, Any], who: str, path: str = "/") -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 from tests.browser.test_gm_play import held, last_reply, open_gallery, wait_settled
 from tests.support.model_server import ModelServer, Reply
 
@@ -36,19 +36,18 @@ def model() -> Iterator[ModelServer]:
 
 
 @pytest.fixture(scope="module")
-def server(
-    tmp_path_factory: pytest.TempPathFactory, model: ModelServer
-) -> Iterator[dict[str, Any]]:
+def server(app_servers: AppServers, model: ModelServer) -> Iterator[dict[str, Any]]:
     """Brackenford served by daphne with the site provider on the loopback model server."""
-    with demo_server(
-        tmp_path_factory.mktemp("gm-master"),
+    info = app_servers.get(
         "tests/browser/seed_gm.py",
         FABULA_PROVIDER="openai",
         FABULA_BASE_URL=model.openai_url,
         FABULA_MODEL="test-model",
         FABULA_API_KEY="sk-test",
-    ) as info:
-        yield info
+        demo=True,
+    )
+    yield info
+    app_servers.release(info)  # it talks to this module's model server
 
 
 def start(page: Any, mode: str) -> None:

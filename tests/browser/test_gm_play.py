@@ -1,20 +1,20 @@
 """Brackenford, the game-master demo, in real Chromium against daphne (issue 10 §4, §7).
 
-The server is ``runserver`` (daphne) in a subprocess on a free loopback port with its own SQLite
-file, set up as ``make run`` does it: ``migrate`` then ``load_demo``; tests/browser/seed_gm.py
-adds a player. No model is configured: the engine moves and the dice need none.
+The server is ``runserver`` (daphne) in a subprocess on a free loopback port with a SQLite file
+(shared with the demo's other readers, tests/browser/servers.py), set up as ``make run`` does
+it: ``migrate`` then ``load_demo``; tests/browser/seed_gm.py adds a player. No model is
+configured: the engine moves and the dice need none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, shot
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,10 +22,10 @@ pytestmark = [pytest.mark.timeout(240)]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """Migrate, load the demo worlds, add a player, then serve with daphne on a free port."""
-    with demo_server(tmp_path_factory.mktemp("gm-play"), "tests/browser/seed_gm.py") as info:
-        yield info
+def server(app_servers: AppServers) -> dict[str, Any]:
+    """The demo worlds and a player, served with daphne; the site other readers of the demo share
+    (``share="demo"``: each adds its own users, none publishes)."""
+    return app_servers.get("tests/browser/seed_gm.py", demo=True, share="demo")
 
 
 def open_gallery(browser: Any, server: dict[str, Any], viewport: dict[str, int]) -> Any:

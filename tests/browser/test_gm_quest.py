@@ -14,13 +14,12 @@ tests/browser/seed_gm.py, Alice by her cookie); no model is configured.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 from tests.browser.test_gm_play import last_reply
 from tests.browser.test_gm_status import SHEET, open_page, say, start
 
@@ -30,9 +29,8 @@ MAX_SEARCHES = 15  # a hidden roll against DC 12-14 at +3 fails 15 times once in
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    with demo_server(tmp_path_factory.mktemp("gm-quest"), "tests/browser/seed_gm.py") as info:
-        yield info
+def server(app_servers: AppServers) -> dict[str, Any]:
+    return app_servers.get("tests/browser/seed_gm.py", demo=True, share="demo")
 
 
 # Per language: the search, what it says when it finds something, and the route: (action,

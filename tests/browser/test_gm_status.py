@@ -8,13 +8,12 @@ The server is the one of test_gm_play.py: ``migrate``, ``load_demo`` and tests/b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, shot
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 from tests.browser.test_gm_play import held, wait_settled
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -23,9 +22,8 @@ SHEET = "[data-gm-status] [data-gm-sheet]"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    with demo_server(tmp_path_factory.mktemp("gm-status"), "tests/browser/seed_gm.py") as info:
-        yield info
+def server(app_servers: AppServers) -> dict[str, Any]:
+    return app_servers.get("tests/browser/seed_gm.py", demo=True, share="demo")
 
 
 def open_page(browser: Any, server: dict[str, Any], language: str, viewport: Any = None) -> Any:

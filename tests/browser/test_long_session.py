@@ -6,19 +6,13 @@ file seeded by tests/browser/seed_long.py: 600 messages, each with a 5 KB state 
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.support.ports import free_port, wait_for_port
-from tests.support.sqlite_template import copy_migrated_database
+from tests.browser.servers import AppServers
 
 ROOT = Path(__file__).resolve().parents[2]
 COUNT = 600
@@ -28,49 +22,9 @@ pytestmark = [pytest.mark.timeout(240)]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """Migrate and seed a SQLite file database, then serve it with daphne on a free port."""
-    tmp = tmp_path_factory.mktemp("long-session")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "MEDIA_ROOT": str(tmp / "media"),
-        "REDIS_URL": "",
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "FABULA_PROVIDER": "offline",
-        "PYTHONPATH": str(ROOT),
-    }
-    python = sys.executable
-    copy_migrated_database(tmp)
-    seeded = subprocess.run(
-        [python, "tests/browser/seed_long.py", str(COUNT)],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
-    port = free_port()
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc, log)
-        info["base"] = f"http://127.0.0.1:{port}"
-        yield info
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+def server(app_servers: AppServers) -> dict[str, Any]:
+    """A site seeded with a long session, served with daphne on a free port."""
+    return app_servers.get(["tests/browser/seed_long.py", str(COUNT)])
 
 
 def client_js(expr: str) -> str:

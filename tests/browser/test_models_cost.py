@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 from tests.browser.test_gm_play import held, open_gallery, wait_settled
 from tests.support.model_server import ModelServer
 
@@ -34,20 +34,19 @@ def model() -> Iterator[ModelServer]:
 
 
 @pytest.fixture(scope="module")
-def server(
-    tmp_path_factory: pytest.TempPathFactory, model: ModelServer
-) -> Iterator[dict[str, Any]]:
+def server(app_servers: AppServers, model: ModelServer) -> Iterator[dict[str, Any]]:
     """The demos served by daphne; the site's key is on the model server too."""
-    with demo_server(
-        tmp_path_factory.mktemp("models-cost"),
+    info = app_servers.get(
         "tests/browser/seed_gm.py",
         FABULA_PROVIDER="openai",
         FABULA_BASE_URL=model.openai_url,
         FABULA_MODEL="test-model",
         FABULA_API_KEY="sk-site",
         FABULA_ALLOW_PRIVATE_MODEL_HOSTS="true",
-    ) as info:
-        yield info
+        demo=True,
+    )
+    yield info
+    app_servers.release(info)  # it talks to this module's model server
 
 
 def save_own_provider(page: Any, site: str, base_url: str) -> None:

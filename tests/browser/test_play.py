@@ -1,39 +1,28 @@
 """The play page in a real headless Chromium against a real ASGI server (daphne).
 
 The server runs as a subprocess on a free loopback port with its own SQLite file database, seeded
-by tests/browser/seed.py. Offline sessions answer without a model; the "live" session talks to the
-loopback model server (tests/support/model_server.py), which streams slowly so a reload can land
-in the middle of a reply. Screenshots go to tests/browser/artifacts/ (gitignored).
+by tests/browser/seed.py (tests/browser/servers.py). Offline sessions answer without a model; the
+"live" session talks to the loopback model server (tests/support/model_server.py), which streams
+slowly so a reload can land in the middle of a reply. Screenshots go to tests/browser/artifacts/
+(gitignored).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser.conftest import Chromiums
+from tests.browser.servers import AppServers
 from tests.support.model_server import ModelServer, Reply
-from tests.support.ports import free_port, wait_for_port
-from tests.support.sqlite_template import copy_migrated_database
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--autoplay-policy=no-user-gesture-required",
-]
+AUTOPLAY = "--autoplay-policy=no-user-gesture-required"  # beside conftest.py's CHROMIUM_ARGS
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
 SLOW_TEXT = " ".join(f"The wind turns the page of the road, line {n}." for n in range(1, 31))
@@ -53,60 +42,23 @@ def model() -> Iterator[ModelServer]:
 
 
 @pytest.fixture(scope="module")
-def server(
-    tmp_path_factory: pytest.TempPathFactory, model: ModelServer
-) -> Iterator[dict[str, Any]]:
-    """Migrate and seed a SQLite file database, then serve it with daphne on a free port."""
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the sync Playwright API runs a loop
-    tmp = tmp_path_factory.mktemp("play-browser")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "MEDIA_ROOT": str(tmp / "media"),
-        "REDIS_URL": "",
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "FABULA_PROVIDER": "openai",
-        "FABULA_BASE_URL": model.openai_url,
-        "FABULA_MODEL": "test-model",
-        "FABULA_API_KEY": "sk-test",
-        "PYTHONPATH": str(ROOT),
-    }
-    python = sys.executable
-    copy_migrated_database(tmp)
-    seeded = subprocess.run(
-        [python, "tests/browser/seed.py"], cwd=ROOT, env=env, check=True, capture_output=True
+def server(app_servers: AppServers, model: ModelServer) -> Iterator[dict[str, Any]]:
+    """A site seeded by seed.py, served with daphne; the live session talks to ``model``."""
+    info = app_servers.get(
+        "tests/browser/seed.py",
+        FABULA_PROVIDER="openai",
+        FABULA_BASE_URL=model.openai_url,
+        FABULA_MODEL="test-model",
+        FABULA_API_KEY="sk-test",
     )
-    info: dict[str, Any] = json.loads(seeded.stdout.decode().strip().splitlines()[-1])
-    port = free_port()
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc, log)
-        info["base"] = f"http://127.0.0.1:{port}"
-        info["log"] = log
-        yield info
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    yield info
+    app_servers.release(info)  # it talks to this module's model server
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+def browser(chromiums: Chromiums) -> Any:
+    """The worker's Chromium that plays audio without a gesture (the audio tests below)."""
+    return chromiums.get(AUTOPLAY)
 
 
 def open_page(browser: Any, server: dict[str, Any], path: str, viewport: dict[str, int]) -> Any:

@@ -8,17 +8,14 @@ frames, a script carrying a stolen nonce). Each attempt must be refused by the b
 its refusal message, and the listener must receive nothing, while the UI keeps rendering and
 its postMessage API keeps working.
 
-The server runs as in test_play.py (runserver on a free port, SQLite, seeded by seed.py); the
-hostile world is added by seed_world.py once the listener knows its port.
+The server runs as in test_play.py (tests/browser/servers.py: runserver on a free port, SQLite,
+seeded by seed.py); the hostile world is added by seed_world.py once the listener knows its port.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -28,19 +25,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.ports import free_port, wait_for_port
-from tests.support.sqlite_template import copy_migrated_database
-
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.browser.conftest import CHROMIUM
+from tests.browser.servers import AppServers, Seed
 
 pytestmark = [
     pytest.mark.browser,
@@ -216,61 +202,13 @@ def listener() -> Iterator[Listener]:
 
 
 @pytest.fixture(scope="module")
-def server(
-    tmp_path_factory: pytest.TempPathFactory, listener: Listener
-) -> Iterator[dict[str, Any]]:
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the sync Playwright API runs a loop
-    tmp = tmp_path_factory.mktemp("exfil-browser")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "MEDIA_ROOT": str(tmp / "media"),
-        "REDIS_URL": "",
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "PYTHONPATH": str(ROOT),
-    }
-    python = sys.executable
-
-    def run(*args: str, stdin: bytes | None = None) -> Any:
-        done = subprocess.run(
-            [python, *args], cwd=ROOT, env=env, check=True, capture_output=True, input=stdin
-        )
-        lines = done.stdout.decode().strip().splitlines()
-        return json.loads(lines[-1]) if lines else None
-
-    copy_migrated_database(tmp)
-    info: dict[str, Any] = run("tests/browser/seed.py")
+def server(app_servers: AppServers, listener: Listener) -> Iterator[dict[str, Any]]:
+    """seed.py's site plus the hostile world aimed at ``listener``, served with daphne."""
     world = json.dumps(hostile_world(listener.url)).encode()
-    info["hostile"] = run("tests/browser/seed_world.py", PERSONA, stdin=world)
-    port = free_port()
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc, log)
-        info["base"] = f"http://127.0.0.1:{port}"
-        yield info
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    hostile = Seed(("tests/browser/seed_world.py", PERSONA), stdin=world, key="hostile")
+    info = app_servers.get("tests/browser/seed.py", hostile)
+    yield info
+    app_servers.release(info)  # its world aims at this module's listener
 
 
 def open_page(browser: Any, server: dict[str, Any], path: str) -> Any:

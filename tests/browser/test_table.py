@@ -12,13 +12,12 @@ one introduces himself, and the invitation link has a Copy button.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 from tests.browser.test_gm_play import client_js, held, wait_settled
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -37,9 +36,8 @@ print(json.dumps({name: login_cookie(user) for name, user in
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    with demo_server(tmp_path_factory.mktemp("table"), ["-c", SEED]) as info:
-        yield info
+def server(app_servers: AppServers) -> dict[str, Any]:
+    return app_servers.get(["-c", SEED], demo=True)
 
 
 REN_LOOKS = "A lean young man in a patched green coat"  # how each looks to a stranger

@@ -1,21 +1,21 @@
 """World tests from the studio in real Chromium against daphne (issue 13 §3): the Lantern's
 shipped tests run green, then one assertion broken in the editor runs red with its diff.
 
-The server is ``runserver`` (daphne) in a subprocess on a free loopback port with its own SQLite
-file, set up as ``make run`` does it: ``migrate`` then ``load_demo`` (which loads the demo
-worlds' tests); tests/browser/seed_worldtests.py logs the demo user in. Celery is eager, as in
+The server is ``runserver`` (daphne) in a subprocess on a free loopback port with a SQLite file
+(shared with the demo's other readers, tests/browser/servers.py), set up as ``make run`` does
+it: ``migrate`` then ``load_demo`` (which loads the demo worlds' tests);
+tests/browser/seed_worldtests.py logs the demo user in. Celery is eager, as in
 the embedded mode; the run panel polls until the run ends either way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.browser.servers import demo_server
+from tests.browser.servers import AppServers
 
 FIRST_TEST = "The rain greeting opens the story"
 
@@ -23,12 +23,9 @@ pytestmark = [pytest.mark.timeout(240)]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """Migrate, load the demo worlds and their tests, log the demo user in, serve with daphne."""
-    with demo_server(
-        tmp_path_factory.mktemp("world-tests"), "tests/browser/seed_worldtests.py"
-    ) as info:
-        yield info
+def server(app_servers: AppServers) -> dict[str, Any]:
+    """The demo worlds and their tests, the demo user logged in, served with daphne."""
+    return app_servers.get("tests/browser/seed_worldtests.py", demo=True, share="demo")
 
 
 def open_tests(browser: Any, server: dict[str, Any]) -> Any:

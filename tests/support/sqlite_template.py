@@ -1,9 +1,10 @@
 """A migrated SQLite database for a test server, copied from one made once per pytest run.
 
-Each browser module serves its own SQLite file, set up as ``make run`` does it: ``migrate``, and
-for most ``load_demo`` too. Those two commands took 6 s and 4 s of every module's set-up, for the
-same bytes each time, so the first module to ask runs them into a template (the database and its
-media folder) and every module gets a copy. The copy is a file copy of a database that its
+Each browser app server (tests/browser/servers.py, started once per worker and seeds) serves its
+own SQLite file, set up as ``make run`` does it: ``migrate``, and for most ``load_demo`` too.
+Those two commands took 6 s and 4 s of every server's set-up, for the same bytes each time, so
+the first server to ask runs them into a template (the database and its media folder) and every
+server gets a copy. The copy is a file copy of a database that its
 writer closed, so it holds exactly what the commands wrote.
 """
 
