@@ -33,9 +33,12 @@ def unclassed_deed(reading: Reading, others: set[Ref]) -> bool:
         n = next((k for k, t in enumerate(doc.tokens) if t.start >= mention.end), None)
         while n is not None and n < clause.last and skippable(doc, doc.tokens[n]):
             n += 1
+        k = _past_modifier(doc, clause, n)
+        if k != n and k is not None and not _hedged(doc, clause, doc.tokens[k].start):
+            return True  # "your companion in grey pockets an apple"
         if n is None or n >= clause.last or doc.tokens[n].start in events:
             continue
-        if _finite(doc, clause, n) and not _hedged(doc, clause, mention.start):
+        if _finite(doc, clause, n) and not _hedged(doc, clause, doc.tokens[n].start):
             return True
     return False
 
@@ -52,8 +55,21 @@ def _finite(doc: Doc, clause: Clause, n: int) -> bool:
 
 
 def _hedged(doc: Doc, clause: Clause, start: int) -> bool:
-    """A wish, a condition or a negation in the sentence before the deed."""
-    keys = ("modals", "conditionals", "negations")
+    """A wish or a condition in the sentence around the deed, a negation before it (one after
+    it belongs to a clause of its own: "pockets an apple when nobody is looking")."""
     sentence = [c for c in doc.clauses if c.sentence == clause.sentence]
     opening = sentence[0].start if sentence else clause.start
-    return any(opening <= h.start < clause.end for h in doc.of(*keys))
+    if any(opening <= h.start < start for h in doc.of("negations")):
+        return True
+    return any(opening <= h.start < clause.end for h in doc.of("modals", "conditionals"))
+
+
+def _past_modifier(doc: Doc, clause: Clause, n: int | None) -> int | None:
+    """Past a short phrase that describes her ("your companion in grey pockets…", "the
+    woman with the scar nods"): a preposition and up to three words before the verb."""
+    if n is None or n >= clause.last or doc.tokens[n].fold not in doc.words.list("noun_preps"):
+        return n
+    for k in range(n + 2, min(clause.last, n + 5)):
+        if _finite(doc, clause, k):
+            return k
+    return n

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 
 from engine.gm.characters import Character
 from engine.gm.closure_rules.lexicon import Hit
+from engine.gm.closure_rules.lexicon import words as lexicon
 from engine.gm.closure_rules.text import Doc
 from engine.gm.closure_rules.tokens import tokenize
 from engine.gm.world import GameMaster, Npc
 
 Described = tuple[int, int, str]  # start, end, the player character's id
 Fit = tuple[int, int, set[str]]  # start, end, the sheet's words found
-_HEADS = ("person_nouns", "female_words", "male_words", "companion_nouns")
+_HEADS = ("person_nouns", "female_words", "male_words", "companion_nouns", "acts_class_nouns")
 _CLOSED = ("articles", "object_preps", "determiners", "conjunctions", "coordinators", "joiners")
 _BEFORE, _AFTER = 3, 7  # tokens of modifiers around the head ("tall woman with the … sigil")
 _CACHE: OrderedDict[tuple[int, str], tuple[GameMaster, tuple[Sheet, ...]]] = OrderedDict()
@@ -143,7 +144,10 @@ def _sheets(gm: GameMaster, language: str) -> tuple[Sheet, ...]:
     if cached is not None and cached[0] is gm:
         return cached[1]
     built = tuple(
-        [_sheet("pc", c.id, _pc_texts(c), language) for c in gm.characters]
+        [
+            _sheet("pc", c.id, [*_pc_texts(c), *_class_words(c, language)], language)
+            for c in gm.characters
+        ]
         + [_sheet("npc", n.id, _npc_texts(n), language) for n in gm.npcs]
     )
     _CACHE[key] = (gm, built)
@@ -160,6 +164,17 @@ def _pc_texts(pc: Character) -> list[str]:
         texts += [words.appearance or "", words.reputation or ""]
     texts += [w.character_class or "" for w in full.translations.values()]
     return texts
+
+
+def _class_words(pc: Character, language: str) -> list[str]:
+    """The class in the narration's language ("fighter": "el guerrero", "战士"), from
+    ``acts_class_names`` ("fighter: guerrero guerrera luchador")."""
+    own = pc.full.character_class.strip().casefold()
+    for entry in lexicon(language).list("acts_class_names"):
+        name, _, said = entry.partition(":")
+        if own and name.strip() == own:
+            return [said]
+    return []
 
 
 def _npc_texts(npc: Npc) -> list[str]:

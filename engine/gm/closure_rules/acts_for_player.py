@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 
 from engine.gm.closure_rules.acts_deeds import unclassed_deed
+from engine.gm.closure_rules.acts_scope import left_to_her
+from engine.gm.closure_rules.acts_speech import speaks, tag_speaker
 from engine.gm.closure_rules.entities import COMPANION, Ref
 from engine.gm.closure_rules.events import Event, modal
 from engine.gm.closure_rules.facts import Reading
@@ -112,11 +114,16 @@ def acts_for_player(reading: Reading) -> bool:
     others.add(COMPANION)
     if _deed_as_noun(reading, others) or unclassed_deed(reading, others):
         return True
+    if speaks(reading, others):
+        return True  # "—No le hagas caso —interrumpe Bruno—": her line, by its tag
     for event in reading.events:
-        if event.key not in ACTING or _agent(reading, event) not in others:
+        agent = tag_speaker(reading, event.start, event.end) or _agent(reading, event)
+        if event.key not in ACTING or agent not in others:
             continue
         if event.clause.question or event.quoted or _nobody_does(reading, event):
             continue
+        if left_to_her(reading, event):
+            continue  # "Ada is close", "she has not said", "…, if she cares to"
         if event.key in _WEARING and _worn(reading, event):
             continue  # a refusal is his decision too: "Ada refuses", "Bruno no quiere"
         if _asked_either_way(reading, event):

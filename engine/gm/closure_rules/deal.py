@@ -12,6 +12,8 @@ not deals.
 
 from __future__ import annotations
 
+from engine.gm.closure_rules.deal_coins import coins_put_down
+from engine.gm.closure_rules.deal_declined import closes_on_terms, declined
 from engine.gm.closure_rules.deal_state import (
     agreed_aloud,
     recalled,
@@ -51,27 +53,31 @@ def deal_claims(reading: Reading) -> list[str]:
     kinds: list[str] = []
     idioms = reading.doc.of("deal_idioms")
     for event in reading.events:
-        if not event.asserted or any(i.start <= event.start < i.end for i in idioms):
+        if not (event.asserted or closes_on_terms(event, reading)):
+            continue
+        if any(i.start <= event.start < i.end for i in idioms):
             continue
         if reported(reading, event) or wished(event, reading) or not _yours(event, reading):
             continue
+        if declined(event, reading):
+            continue  # "refuses to take it as a pledge", "…, but she shakes her head"
         kind = _kind(event, reading)
         if kind in ("owe", "lend") and recalled(event, reading):
             continue  # a debt the state already holds, told again
         if kind and (not event.quoted or kind == "deal" or spoken_debt(event, reading, kind)):
             kinds.append(kind)
-    return [*kinds, *sold_over(reading), *agreed_aloud(reading)]
+    return [*kinds, *sold_over(reading), *agreed_aloud(reading), *coins_put_down(reading)]
 
 
 def _yours(event: Event, reading: Reading) -> bool:
     """A deal the character may be party to: not one whose both sides are other people
     ("the last lodger left owing her a week's rent", "Greta lends Jory a coin"). Who is
     left unsaid is the character ("The moneylender takes the ring as collateral")."""
-    actor = event.actor
-    if actor is None or actor == YOU or not actor.person:
+    actor, me = event.actor, Ref("pc", reading.facts.character_id)  # "Ren", "the rogue"
+    if actor is None or actor in (YOU, me) or not actor.person:
         return True
     others = [r for r in (event.recipient, *event.objects) if r is not None and r.person]
-    return not others or YOU in others or any(r == actor and r.id for r in others)
+    return not others or YOU in others or me in others or any(r == actor and r.id for r in others)
 
 
 def _kind(event: Event, reading: Reading) -> str:
@@ -126,7 +132,8 @@ def _between(event: Event, reading: Reading) -> bool:
     people |= {
         m.ref for m in reading.mentions if clause.start <= m.start < clause.end and m.ref.person
     }
-    return bool(people - {YOU, Ref("nobody")})
+    me = Ref("pc", reading.facts.character_id)  # "the rogue" when he is the rogue
+    return bool(people - {YOU, me, Ref("nobody")})
 
 
 def _own_money(event: Event, reading: Reading) -> bool:

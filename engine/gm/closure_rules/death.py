@@ -26,6 +26,7 @@ from engine.gm.closure_rules.death_scope import (
     inner_negation,
     stated,
 )
+from engine.gm.closure_rules.death_signs import dead_attribute, signs_of_death
 from engine.gm.closure_rules.entities import Ref
 from engine.gm.closure_rules.events import Event, modal, negated
 from engine.gm.closure_rules.facts import Reading
@@ -43,7 +44,7 @@ def death_or_return(reading: Reading) -> bool:
         return True
     if any(_now(reading, e) and _someone(e, reading) for e in _deaths(reading)):
         return True
-    return _death_state(reading) or _foretold(reading)
+    return _death_state(reading) or _foretold(reading) or signs_of_death(reading)
 
 
 def _deaths(reading: Reading) -> list[Event]:
@@ -54,7 +55,7 @@ def _deaths(reading: Reading) -> list[Event]:
     for event in reading.events:
         if event.key not in ("die", "kill", "revive") or event.quoted or event.modal:
             continue
-        if event.clause.question:
+        if event.clause.question or dead_attribute(reading, event):
             continue
         if event.negated and not (
             inner_negation(reading, event.start, event.end)

@@ -26,7 +26,9 @@ _DEATH = ("die", "kill", "dr_states", "dr_gone")
 
 
 def returned(reading: Reading) -> bool:
-    return _back_from_the_grave(reading) or _believed_dead(reading) or _alive_again(reading)
+    if _back_from_the_grave(reading) or _believed_dead(reading) or _alive_again(reading):
+        return True
+    return _dead_yet_here(reading)
 
 
 def _deeds(reading: Reading, sentence: int, keys: tuple[str, ...]) -> list[Hit]:
@@ -122,3 +124,49 @@ def _alive_again(reading: Reading) -> bool:
         if any(doc.clause_at(h.start).sentence == sentence for h in doc.of("dr_absence")):
             return True
     return False
+
+
+_HERE = ("dr_back", "enter", "arrive", "go", "posture", "speech", "gesture", "consume")
+
+
+def _dead_yet_here(reading: Reading) -> bool:
+    """Someone already dead comes or acts in the scene: "the late Aldric walks in", "el
+    difunto Tomás entra", "早已过世的道长推门而入", or one a relative clause says died
+    ("the dog that died last week trots in", "el perro que murió ayer entra")."""
+    doc = reading.doc
+    for late in doc.of("dr_late"):
+        if _opening(reading, late) and _here_after(reading, late):
+            return True
+    for rel in doc.of("dr_late_rel"):
+        clause = doc.clause_at(rel.start).index
+        deaths = [
+            h
+            for h in doc.of("die", "dr_states")
+            if doc.clause_at(h.start).index == clause
+            and 0 <= h.first - rel.last <= 2
+            and stated(reading, h)
+        ]
+        if deaths and _opening(reading, rel) and _here_after(reading, deaths[0]):
+            return True
+    return False
+
+
+def _opening(reading: Reading, hit: Hit) -> bool:
+    """Nothing done before ``hit`` in its sentence: it is part of the subject."""
+    doc = reading.doc
+    clause = doc.clause_at(hit.start)
+    if clause.quoted or clause.question:
+        return False
+    opening = min(c.start for c in doc.clauses if c.sentence == clause.sentence)
+    keys = (*doc.words.verb_keys, "reported", "dr_belief", "modals", "conditionals")
+    return not any(opening <= h.start < hit.start for k in keys for h in doc.hits.get(k, ()))
+
+
+def _here_after(reading: Reading, hit: Hit) -> bool:
+    """After it in its sentence, the dead one comes, acts or is alive ("…trots in, alive")."""
+    doc = reading.doc
+    sentence = doc.clause_at(hit.start).sentence
+    alive = doc.of("dr_alive", "dr_back")
+    if any(doc.clause_at(h.start).sentence == sentence and h.start >= hit.end for h in alive):
+        return True
+    return any(e.clause.sentence == sentence and e.start >= hit.end for e in reading.of(*_HERE))

@@ -23,6 +23,7 @@ from engine.gm.closure_rules.subjects import (
     topic,
 )
 from engine.gm.closure_rules.text import Clause, Doc
+from engine.gm.closure_rules.tokens import Token
 
 _VERBS_TEXT = (
     "acquire give own drop buy sell pay owe lend pawn settle deal accept offer learn tell "
@@ -38,6 +39,7 @@ _LIST_GAP = re.compile(r"^(?:(?:[ \t]*\w+){0,2}[ \t]*,)?[ \t]*(?:(?:and|or|y|e|o
 _ARTICLE_OR_CLITIC = frozenset(["la", "las", "los"])
 _POTENTIAL = re.compile(r"^[^不，。！？]?不[起了到动开下上出来去住成着完]")
 _WINDOW = {"en": 4, "es": 3, "zh": 3}
+_INFINITIVES = ("ar", "er", "ir", "arse", "erse", "irse", "arte", "erte", "irte")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +194,18 @@ def _noun_use(doc: Doc, first: int, last: int) -> bool:
         return False
     before = doc.tokens[first - 1]
     same = doc.clause_at(before.start).index == doc.clause_at(doc.tokens[first].start).index
-    return same and doc.words.has(before, "determiners")
+    return same and (doc.words.has(before, "determiners") or _after_prep(doc, before, first))
+
+
+def _after_prep(doc: Doc, before: Token, first: int) -> bool:
+    """A finite verb never follows a preposition: "un par de pasos", "a cup of drinks" are
+    nouns; only an infinitive or a gerund does ("de pagar", "after paying")."""
+    word = doc.tokens[first].fold
+    if before.fold not in doc.words.list("noun_preps"):
+        return False
+    if doc.language == "es":
+        return not word.endswith((*_INFINITIVES, "ando", "iendo", "yendo"))
+    return not word.endswith("ing")
 
 
 def _article_after_verb(doc: Doc, first: int) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from engine.gm.closure_rules.entities import YOU, Ref
 from engine.gm.closure_rules.events import modal, negated
 from engine.gm.closure_rules.facts import Reading
+from engine.gm.closure_rules.failed_carried import carried_hits, someone_elses
 from engine.gm.closure_rules.lexicon import Hit, words
 from engine.gm.closure_rules.text import Clause
 from engine.gm.closure_rules.tokens import Token, tokenize
@@ -40,11 +41,11 @@ def possession_told(reading: Reading, items: set[Ref], nouns: tuple[str, ...] = 
     """The player holds, has before him or is served one of ``items`` (or a thing of the
     ``nouns`` classes: "这下你手里有线索了")."""
     doc = reading.doc
-    for hit in doc.of("ft_have", "ft_serve"):
+    for hit in [*doc.of("ft_have", "ft_serve"), *carried_hits(reading)]:
         clause = doc.clause_at(hit.start)
         if not _told_here(reading, hit, clause) or _said_in(reading, clause, "ft_empty"):
             continue
-        if not _names_item(reading, items, clause, nouns):
+        if not _names_item(reading, items, clause, nouns) or someone_elses(reading, hit):
             continue
         if hit.key == "ft_have" or _served_to_you(reading, clause, hit):
             return True

@@ -27,6 +27,7 @@ from engine.gm.closure_rules.failed_effects import (
     place_there,
     possession_told,
 )
+from engine.gm.closure_rules.failed_refused import turned_down
 from engine.gm.closure_rules.subjects import THING
 from engine.gm.closure_rules.targets import targets
 from engine.gm.language import content
@@ -90,10 +91,10 @@ def _noun_headed(event: Event, reading: Reading) -> bool:
 
 def _refused(event: Event, reading: Reading) -> bool:
     """A handing over the receiver turns down in the same sentence ("你递上玉佩，可小梅碰都
-    不碰", "you hold it out, but Hilda won't take it")."""
-    if event.key != "give" or event.actor != YOU:
+    不碰", "you hold it out, but Hilda won't take it", "…老板娘却摇了摇头")."""
+    if event.key not in ("give", "pay") or event.actor != YOU:
         return False
-    return any(
+    return turned_down(reading, event) or any(
         later.start > event.start
         and later.clause.sentence == event.clause.sentence
         and later.negated
@@ -256,7 +257,9 @@ def _clue(event: Event, call: ToolCall, reading: Reading) -> bool:
         return True  # "You've got it now, a trail of boot marks…"
     if event.key in ("learn", "tell", "find") and _echoes(event, reading, named):
         return True
+    own = Ref("pc", reading.scene.character_id)  # "the thief" may name the player's own
     people = [r for r in event.objects if r.kind in ("item", "npc", "pc", "place", "point")]
+    people = [r for r in people if r != own]
     return event.key == "learn" and event.actor in (YOU, None) and not people
 
 

@@ -17,7 +17,13 @@ from engine.gm.closure_rules.entities import YOU, Ref
 from engine.gm.closure_rules.events import modal, negated
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
-from engine.gm.closure_rules.roll_effects import canonical, cue_keys, effect_cues, plain_sight
+from engine.gm.closure_rules.roll_effects import (
+    canonical,
+    cue_keys,
+    effect_cues,
+    plain_sight,
+    yielded_aloud,
+)
 from engine.gm.dice import Roll
 
 GENERIC = (("succeed", "fail"),)
@@ -127,7 +133,7 @@ def _skipped(reading: Reading, hit: Hit, idioms: list[Hit]) -> bool:
     an idiom ("night falls"), someone else's deed ("Hilda hits you")."""
     doc = reading.doc
     clause = doc.clause_at(hit.start)
-    if clause.quoted or clause.question:
+    if clause.question or (clause.quoted and not yielded_aloud(reading, hit)):
         return True
     longer = [i for i in idioms if i.end - i.start > hit.end - hit.start]
     if any(i.start <= hit.start and hit.end <= i.end for i in longer):

@@ -21,7 +21,7 @@ from engine.gm.closure_rules.lexicon import Hit
 ALIASES: dict[str, tuple[str, ...]] = {
     "succeed": ("rl_succeed",),
     "found": ("find",),
-    "convinced": ("rl_convinced",),
+    "convinced": ("rl_convinced", "rl_yield_said"),
     "unseen": ("rl_unseen",),
     "spotted": ("rl_noise",),
     "climb_ok": ("rl_climb_up",),
@@ -43,17 +43,52 @@ def canonical(hit: Hit) -> Hit:
 def effect_cues(reading: Reading, keys: list[str]) -> list[Hit]:
     """Cues told as effects: seeing at once for a search ("Lo ves enseguida", "your gaze
     snags at once on…"), climbing to a top for a climb ("翻上了房梁", "you scramble up and
-    perch on the mantel")."""
-    effects = (("found", "perceive", "rl_at_once"), ("climb_ok", "climb", "rl_climb_top"))
+    perch on the mantel"), dropping down on the far side ("you drop down on the other side",
+    "caes en el patio de al lado")."""
+    effects = (  # the effect word in the verb's clause or the next (1), or its own (0)
+        ("found", "perceive", "rl_at_once", 1),
+        ("found", "perceive", "rl_plainly", 0),  # "you see it plainly", "看得一清二楚"
+        ("climb_ok", "climb", "rl_climb_top", 1),
+    )
     out: list[Hit] = []
-    for cue, verb, word in effects:
+    for cue, verb, word, reach in effects:
         if cue not in keys:
             continue
         for start, end in _mine(reading, verb):
-            said = _with(reading, start, word)
+            said = _with(reading, start, word, reach)
             if said is not None:
                 out.append(_cue(reading, cue, start, max(end, said.end)))
+    return out + (_landed(reading) if "climb_ok" in keys else [])
+
+
+def _landed(reading: Reading) -> list[Hit]:
+    """A drop on the far side is a landing, not a fall ("you drop down on the other side",
+    "caes en el patio de al lado", "跳到了墙那头")."""
+    doc = reading.doc
+    out: list[Hit] = []
+    for fall in doc.of("fall"):
+        clause = doc.clause_at(fall.start).index
+        far = [
+            h
+            for h in doc.of("rl_far_side")
+            if doc.clause_at(h.start).index == clause and h.start >= fall.end
+        ]
+        if far:
+            out.append(_cue(reading, "climb_ok", fall.start, far[0].end))
     return out
+
+
+def yielded_aloud(reading: Reading, hit: Hit) -> bool:
+    """The listener gives in in their own words ("—Tú ganas —suspira—. Te lo diré.", "“算你会
+    说，我告诉你就是。”"): a quoted concession is the outcome of the player's persuasion."""
+    doc = reading.doc
+    clause = doc.clause_at(hit.start)
+    if not clause.quoted or not any(
+        h.start == hit.start and h.end == hit.end for h in doc.hits.get("rl_yield_said", ())
+    ):
+        return False
+    after = [n for n in doc.hits.get("negations", ()) if n.first in (hit.last, hit.last + 1)]
+    return not any(n.start < clause.end for n in after)  # "You win nothing from me"
 
 
 def plain_sight(reading: Reading, hit: Hit) -> bool:
@@ -85,7 +120,7 @@ def _mine(reading: Reading, key: str) -> list[tuple[int, int]]:
     return sorted(set(spans))
 
 
-def _with(reading: Reading, start: int, key: str) -> Hit | None:
+def _with(reading: Reading, start: int, key: str, reach: int = 1) -> Hit | None:
     """A word of ``key`` in the clause at ``start`` or the next one of its sentence ("你一撑就翻
     上了房梁", "you scramble up the chimney and perch on the mantel, triumphant")."""
     doc = reading.doc
@@ -93,7 +128,7 @@ def _with(reading: Reading, start: int, key: str) -> Hit | None:
     near = [
         c
         for c in doc.clauses
-        if c.sentence == clause.sentence and clause.index <= c.index <= clause.index + 1
+        if c.sentence == clause.sentence and clause.index <= c.index <= clause.index + reach
     ]
     end = near[-1].end if near else clause.end
     return next((h for h in doc.hits.get(key, ()) if clause.start <= h.start < end), None)

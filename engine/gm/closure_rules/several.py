@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from engine.gm.closure_rules.events import Event
 from engine.gm.closure_rules.facts import Reading
+from engine.gm.closure_rules.several_actor import player_events
 from engine.gm.closure_rules.several_chain import (
     NEW_EFFECT,
     chained_deeds,
@@ -24,6 +25,7 @@ from engine.gm.closure_rules.several_chain import (
     player,
     thing_subjects,
 )
+from engine.gm.closure_rules.several_then import stepped
 from engine.gm.tools import ToolCall
 
 FAMILIES: dict[str, str] = {
@@ -73,6 +75,8 @@ def several_actions(reading: Reading) -> bool:
     }
     if len(kinds) > 1 or len(action_kinds(reading)) > 1 or _sequenced(reading):
         return True
+    if stepped(reading, player_events(reading, tuple(FAMILIES)), player(reading)):
+        return True  # "take the rope, then the tankard, then the steps down"
     return chained_deeds(reading) > 1
 
 
@@ -110,7 +114,7 @@ def action_kinds(reading: Reading) -> list[str]:
     me = player(reading)
     auxiliaries = reading.doc.of("modals")
     listed = listed_intent(reading) | thing_subjects(reading)
-    for event in reading.of(*FAMILIES):
+    for event in player_events(reading, tuple(FAMILIES)):
         if event.actor not in me or event.start in light or event.clause.index in listed:
             continue
         if any(a <= event.start < b for a, b in spans):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from engine.gm.closure_rules.entities import YOU, Ref
 from engine.gm.closure_rules.events import Event
 from engine.gm.closure_rules.facts import Reading
+from engine.gm.closure_rules.several_scope import scoped_out
 from engine.gm.closure_rules.several_zh import events_by_start, zh_deeds, zh_topic
 from engine.gm.closure_rules.text import Clause, Doc
 from engine.gm.closure_rules.tokens import Token
@@ -126,7 +127,7 @@ def listed_intent(reading: Reading) -> set[int]:
             before.index in out or _intended(reading, before)
         ):
             out.add(clause.index)
-    return out
+    return out | scoped_out(reading)
 
 
 def _coordinated(doc: Doc, clause: Clause) -> bool:
@@ -208,6 +209,8 @@ def _subordinate(doc: Doc, clause: Clause) -> bool:
     first = doc.tokens[clause.first] if clause.first < clause.last else None
     if first is not None and first.fold in doc.words.stems("chain_subordinators"):
         return True
+    if first is not None and first.fold in doc.words.list("several_relatives"):
+        return True  # "…, where the ale is cheaper": it tells of the place, no deed
     ends = doc.words.list("chain_subordinators_after")
     return bool(ends) and doc.text[clause.start : clause.end].rstrip(" ，,、；;").endswith(ends)
 
@@ -223,8 +226,8 @@ def _deed(reading: Reading, clause: Clause, head: int, me: set[Ref]) -> str:
         return _family(reading, events, me)
     if _modal_at(doc, doc.tokens[head]) and not _with_object(doc, head):
         return ""  # "try to open it" is a try; "try the door" a deed
-    if not verb_like(doc, clause, head):
-        return ""
+    if not verb_like(doc, clause, head) or _limb(doc, clause, head):
+        return ""  # "you plant a hand on the bar": a gesture that readies the deed
     return "move" if doc.words.has(doc.tokens[head], "chain_move_verbs") else "deed"
 
 
@@ -350,3 +353,22 @@ def verb_like(doc: Doc, clause: Clause, head: int) -> bool:
 def _after_subject(doc: Doc, clause: Clause, head: int) -> bool:
     """The word follows its subject right away ("you head for the door")."""
     return head > clause.first and doc.words.has(doc.tokens[head - 1], "you")
+
+
+def _limb(doc: Doc, clause: Clause, head: int) -> bool:
+    """The unclassed verb's object is a hand, a foot, a knee, and "and" joins it to the deed it
+    readies ("plant a hand on the bar and jump", "apoyas el codo y empujas"); a gesture of its
+    own in a list ("slam your fist on the bar, demand answers") is still a deed."""
+    after = doc.clauses[clause.index + 1 : clause.index + 2]
+    if not after or after[0].sentence != clause.sentence:
+        return False
+    gap = doc.text[clause.end : after[0].start].split() or [","]
+    joined = [t for t in doc.tokens[clause.last : after[0].first + 1] if t.fold == gap[-1]]
+    if not joined or not doc.words.has(joined[0], "coordinators"):
+        return False
+    for token in doc.tokens[head + 1 : min(clause.last, head + 4)]:
+        if doc.words.has(token, "several_limb_nouns"):
+            return True
+        if not any(doc.words.has(token, k) for k in ("determiners", "articles")):
+            return False
+    return False

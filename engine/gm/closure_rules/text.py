@@ -105,11 +105,17 @@ def _reported_speech(doc: Doc) -> list[Clause]:
             clause.start <= h.start < clause.end
             and h.end >= len(said.rstrip(":：，")) + clause.start - 1
             and doc.text[h.end : h.end + 1] != "完"  # "听你说完，": done talking, no words follow
+            and not _unsaid(doc, h.start)  # "你还没开口，": nothing said, no words follow
             for h in speech
         ):
             told = True
         out.append(clause)
     return out
+
+
+def _unsaid(doc: Doc, start: int) -> bool:
+    """A negation just before the verb of saying ("还没开口", "没说话"): nothing is said."""
+    return any(h.end <= start <= h.end + 1 for h in doc.hits.get("negations", ()))
 
 
 # --- speech ---------------------------------------------------------------------------------

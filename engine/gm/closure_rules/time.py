@@ -18,6 +18,7 @@ from itertools import pairwise
 from engine.gm.closure_rules.events import modal, negated
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
+from engine.gm.closure_rules.time_dusk import day_arrives, planned_after, until_done
 from engine.gm.closure_rules.time_scope import bell_hits, not_the_clock, spent_hits
 from engine.gm.vocab import TIMES_OF_DAY
 
@@ -28,6 +29,7 @@ def time_advanced(reading: Reading) -> bool:
     doc = reading.doc
     shifts = [h for h in doc.of("tm_shift") if doc.clause_at(h.end - 1) == doc.clause_at(h.start)]
     told = [*doc.of("time_markers"), *shifts, *bell_hits(doc), *spent_hits(doc)]
+    told += day_arrives(doc)
     markers = [h for h in told if _stated(reading, h)]
     if markers or _another_hour(reading) or _sky_turns(reading) or _burned_down(reading):
         return True
@@ -68,10 +70,17 @@ def _stated(reading: Reading, hit: Hit) -> bool:
         return False
     if negated(doc, clause, hit.start, hit.first, hit.last):
         return False
-    if modal(doc, clause, hit.start, hit.first, hit.last) or not_the_clock(doc, hit):
+    if not_the_clock(doc, hit):
+        return False
+    if modal(doc, clause, hit.start, hit.first, hit.last) and not until_done(doc, clause, hit):
+        return False
+    if planned_after(doc, clause, hit):
         return False
     past = [*doc.hits.get("past_time", ()), *doc.hits.get("past_refs", ())]  # "for years"
-    return not any(doc.clause_at(p.start).index == clause.index for p in past)
+    inside = range(hit.start, hit.end) if hit.key == "tm_day" else range(0)  # "中午早已过了"
+    return not any(
+        doc.clause_at(p.start).index == clause.index and p.start not in inside for p in past
+    )
 
 
 def _paired(reading: Reading, duration: Hit, lapse: Hit, clause: int) -> bool:

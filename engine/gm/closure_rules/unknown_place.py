@@ -21,8 +21,11 @@ from functools import lru_cache
 from engine.gm.closure_rules.events import negated
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
+from engine.gm.closure_rules.place_forms import small_places
 from engine.gm.closure_rules.place_frames import unreal
 from engine.gm.closure_rules.place_motion import destinations
+from engine.gm.closure_rules.place_named import named_places
+from engine.gm.closure_rules.place_sought import sought
 from engine.gm.closure_rules.possessor import owner
 from engine.gm.closure_rules.tokens import phrase_stems, tokenize
 from engine.gm.language import tag_zh
@@ -42,7 +45,18 @@ def unknown_place(reading: Reading) -> bool:
         return True
     if _upper_floor(reading):
         return True
-    found = [*doc.of("place_nouns"), *_by_suffix(reading), *_rooms(reading)]
+    named = named_places(reading)  # "the Blue Boar": judged by the whole name
+    found = [
+        h
+        for h in [
+            *doc.of("place_nouns"),
+            *small_places(reading),
+            *_by_suffix(reading),
+            *_rooms(reading),
+        ]
+        if not any(n.start <= h.start < n.end for n in named)
+    ]
+    found += named
     found += [
         h for h in destinations(reading) if not any(f.start <= h.start < f.end for f in found)
     ]
@@ -158,6 +172,8 @@ def _stated(reading: Reading, hit: Hit) -> bool:
     clause = doc.clause_at(hit.start)
     if clause.question or _supposed(reading, hit) or _not_a_place(reading, hit):
         return False
+    if sought(reading, hit):
+        return False  # "you look for a staircase, a side door": wanted, not there
     if unreal(reading, hit):
         return False  # asked back, denied, supposed, remembered, a story, hearsay
     return not negated(doc, clause, hit.start, hit.first, hit.last, own=False)

@@ -64,3 +64,64 @@ def test_another_players_character_named_any_way_acting_is_rejected(
 )
 def test_options_seeming_and_other_people_pass(language: str, narration: str) -> None:
     assert not fired(language, narration)
+
+
+# --- round 6: states, not-yets, open choices, dialogue tags (sentences written for these tests)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "Ada is quiet now, tired from the road."),
+        ("en", "Ada stays close to the fire, if she likes."),
+        ("en", "Whether Ada joins you, she has not said."),
+        ("en", "What Ada does next is up to her."),
+        ("es", "Bruno está a dos pasos de la puerta."),
+        ("es", "Bruno todavía no ha dicho nada."),
+        ("es", "Bruno puede acompañarte si quiere; es cosa suya."),
+        ("zh", "林岚还没说话。"),
+        ("zh", "林岚跟不跟你走，由她决定。"),
+        ("en", "'Ada,' says Hilda, 'your friend is here.'"),
+        ("en", "'Come with me,' you tell Ada."),
+        ("es", "—Bruno, ven aquí —llama Marta."),
+        ("zh", "“林岚，过来。”小梅招了招手。"),
+        ("zh", "你还没开口，小梅已经把酒端了上来。"),
+    ],
+)
+def test_a_state_a_not_yet_an_open_choice_or_someone_elses_line_is_left_to_her(
+    language: str, narration: str
+) -> None:
+    assert not fired(language, narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "Your companion in the hood snatches the key when no one is watching."),
+        ("en", "'Leave it,' snaps Ada."),
+        ("en", "'We should go,' Ada mutters."),
+        ("es", "—Déjalo ya —gruñe Bruno—. No merece la pena."),
+        ("es", "—Vámonos —susurra Bruno."),
+        ("zh", "“走吧。”林岚拽了拽你的衣角。"),
+        ("zh", "“别动。”林岚按住你的手。"),
+        ("zh", "你还没开口，林岚已经替你付了钱。"),
+    ],
+)
+def test_her_line_by_its_tag_or_her_deed_past_a_description_is_acting_for_her(
+    language: str, narration: str
+) -> None:
+    assert fired(language, narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration", "acts"),
+    [
+        ("es", "El guerrero alto se encoge de hombros y pide otra jarra.", True),
+        ("zh", "那个战士把剑往桌上一拍，要了一碗酒。", True),
+        ("es", "Marta mira al guerrero alto de reojo.", False),
+    ],
+)
+def test_her_class_said_in_the_narrations_language_describes_her(
+    language: str, narration: str, acts: bool
+) -> None:
+    assert fired(language, narration) is acts

@@ -65,3 +65,42 @@ def test_a_phrase_of_credit_is_a_debt_without_a_sum_beside_it():
     assert fires("en", "Hilda lets you have the room on tick until Sunday.")
     assert fires("zh", "小梅让你先赊着，月底一起算。")
     assert not fires("es", "Le debes una disculpa a Marta.")  # owing an apology is no debt
+
+
+# --- round 6: refusals, coins put down, bargains sealed (sentences written for these tests)
+
+
+def test_an_offer_turned_down_or_a_refused_pledge_is_no_deal():
+    assert not fires("en", "You offer the smith two coins for the knife, but he shakes his head.")
+    assert not fires("en", "The moneylender refuses to accept your ring as collateral.")
+    assert not fires("en", "You slide a coin across the bar, but Hilda pushes it back.")
+    assert not fires("es", "Le ofreces dos monedas, pero el herrero niega con la cabeza.")
+    assert not fires("es", "Marta se niega a aceptar tu anillo como prenda.")
+    assert not fires("zh", "你把铜钱递给老板娘想换那盏灯笼，她却摆了摆手。")
+
+
+def test_coins_put_down_before_someone_are_a_payment_whatever_the_verb():
+    assert fires(
+        "en", "You slap two coins on the counter and Hilda slides a bowl of stew your way."
+    )
+    assert fires("zh", "你把几枚铜钱拍在柜台上，小梅给你端来一碗酒。")
+    assert not fires("en", "You set your coins on the table and count them twice.")
+
+
+def test_a_bargain_sealed_on_a_condition_is_closed_but_one_under_a_condition_is_not():
+    assert fires(
+        "en", "She will lend you the mule if you bring it back by dusk; the bargain is sealed."
+    )
+    assert fires("en", "You and the smith clinch the deal over a mug of ale.")
+    assert fires("es", "Marta y tú selláis el acuerdo con un apretón de manos.")
+    assert fires(
+        "es", "Os perdona la mitad de la deuda si le traes el cáliz; el trato queda cerrado."
+    )
+    assert not fires("en", "If Hilda agrees, the deal is struck.")
+    assert not fires("es", "Si Marta acepta, el trato queda cerrado.")
+    assert not fires("zh", "要是小梅答应，这笔买卖就成了。")
+
+
+def test_the_character_named_in_the_third_person_is_still_a_party_to_the_deal():
+    assert fires("en", "Ren pays Hilda two coins for the stew.")
+    assert not fires("en", "The rogue pockets the coin.")

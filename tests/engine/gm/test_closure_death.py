@@ -107,3 +107,94 @@ def test_a_verb_of_dying_whose_subject_is_no_being_does_not_fire():
 
 def test_a_death_just_now_fires_though_it_is_mourned():
     assert fires("en", "Greta weeps for Osric, who died in the night.")
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "The light in Jory's eyes goes out as he slumps against the wall."),
+        ("en", "Hilda gasps once, and the life drains from her eyes."),
+        ("es", "La luz de los ojos de Marta se apaga poco a poco."),
+        ("es", "Ves cómo se extingue el brillo en la mirada del herrero."),
+        ("zh", "老王眼中的神采渐渐散了。"),
+        ("zh", "你看着小梅眼里的光熄灭了。"),
+    ],
+)
+def test_the_life_or_light_going_out_of_someones_eyes_is_a_death(language, narration):
+    assert fires(language, narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "The light in the window goes out as you watch."),
+        ("en", "Hilda's eyes light up when you mention the ruby."),
+        ("es", "Se apaga la luz del candil y Marta enciende otro."),
+        ("es", "A Marta se le ilumina la mirada."),
+        ("zh", "灯火熄灭了，小梅又点了一盏。"),
+        ("zh", "你看见老王眼里的光一下子亮了。"),
+    ],
+)
+def test_a_lamp_going_out_or_eyes_lighting_up_is_no_death(language, narration):
+    assert not fires(language, narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "Jory crumples to the floor. When you turn him over, he is already cold."),
+        ("en", "Hilda slumps forward; her body has gone stiff by morning light."),
+        ("es", "Marta cae redonda y, al tocarla, la notas rígida."),
+        ("zh", "老王一头栽倒，你摸过去，身子已经凉透了。"),
+        ("zh", "小梅晕倒在地，等大夫来时，人都僵了。"),
+    ],
+)
+def test_someone_who_fell_and_has_gone_cold_or_stiff_is_dead(language, narration):
+    assert fires(language, narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "Jory slumps onto a stool; his tea has gone cold."),
+        ("en", "Hilda goes cold at the question and turns away."),
+        ("zh", "老王坐倒在凳子上，茶已经凉了。"),
+    ],
+)
+def test_a_drink_gone_cold_or_a_cold_manner_is_no_death(language, narration):
+    assert not fires(language, narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "The late Father Aldric strolls in and orders an ale."),
+        ("en", "The miller who drowned in the spring floods sits down at your table."),
+        ("es", "El difunto Tomás entra en la posada y pide vino."),
+        ("es", "El perro que murió el invierno pasado entra moviendo la cola."),
+        ("zh", "去世多年的老掌柜推门进来，坐在了柜台后面。"),
+        ("zh", "已故的王大夫走了进来。"),
+    ],
+)
+def test_someone_already_dead_who_comes_in_or_acts_is_a_return(language, narration):
+    assert fires(language, narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "The widow whose husband died last winter pours you an ale."),
+        ("en", "You remember the late Father Aldric fondly."),
+        ("es", "Marta, cuyo marido murió hace años, te sirve vino."),
+        ("es", "Hablan del difunto Tomás con cariño."),
+        ("zh", "老板娘说起早已过世的丈夫，叹了口气。"),
+    ],
+)
+def test_the_dead_remembered_or_someone_bereaved_acting_is_no_return(language, narration):
+    assert not fires(language, narration)
+
+
+def test_dead_before_a_noun_in_chinese_is_an_attribute_not_a_death_now():
+    assert not fires("zh", "墙角有一条死蛇，小梅吓了一跳。")
+    assert not fires("zh", "小梅的脸白得像个死人。")
+    assert fires("zh", "那条蛇被小梅一棍打死了。")

@@ -132,3 +132,86 @@ def test_a_failed_clue_sought_but_not_found_passes():
 def test_a_possessive_before_a_handing_verb_makes_it_a_noun():
     said = 'Osric\'s hand settles over the lantern. "Not for sale."'
     assert not fired("en", "transfer_item", {"item": "lantern", "to": "me"}, said)
+
+
+HANDED = {
+    "en": {"item": "lantern", "to": "me"},
+    "es": {"item": "llave", "to": "me"},
+    "zh": {"item": "key", "to": "me"},
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "The lantern now sits snug in your pack."),
+        ("en", "You walk out with the lantern tucked into your coat."),
+        ("es", "La llave ya descansa en tu bolsillo."),
+        ("es", "Sales de la posada con la llave bien guardada en tu zurrón."),
+        ("zh", "钥匙已经揣在你怀里了。"),
+        ("zh", "那把钥匙此刻正躺在你的口袋里。"),
+    ],
+)
+def test_a_failed_hand_over_told_as_carried_in_the_players_pocket_is_rejected(language, narration):
+    assert fired(language, "transfer_item", HANDED[language], narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "You pat your pocket, but there is no lantern in it, of course."),
+        ("es", "Te llevas la mano al bolsillo, pero la llave sigue en el cinto de Marta."),
+        ("zh", "你摸了摸自己的口袋，钥匙还挂在小梅腰上。"),
+    ],
+)
+def test_an_empty_pocket_or_the_item_on_its_owner_passes(language, narration):
+    assert not fired(language, "transfer_item", HANDED[language], narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "arguments", "narration"),
+    [
+        (
+            "en",
+            {"item": "lantern"},
+            "You hold out your coins for the lantern, but Osric shakes his head.",
+        ),
+        (
+            "es",
+            {"item": "farol"},
+            "Le tiendes unas monedas por el farol, pero Marta niega con la cabeza.",
+        ),
+        ("zh", {"item": "lantern"}, "你掏出钱想买灯笼，小梅摆了摆手。"),
+    ],
+)
+def test_money_held_out_and_waved_away_is_no_purchase(language, arguments, narration):
+    assert not fired(language, "buy_item", arguments, narration)
+
+
+CLUE = {"en": {"clue": "wet-footprints"}, "es": {"clue": "huellas"}, "zh": {"clue": "footprints"}}
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "It comes to you all at once: someone came through the back door in wet boots."),
+        ("en", "You see it now: the trail leads from the back door."),
+        ("es", "Ya lo tienes claro: alguien entró por la puerta trasera."),
+        ("zh", "你心里有数了，贼是从后门走的。"),
+        ("zh", "看了一会儿，你总算搞明白了贼的去向。"),
+    ],
+)
+def test_a_failed_clue_told_as_understood_is_rejected(language, narration):
+    assert fired(language, "grant_clue", CLUE[language], narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "You stare at the floor, but you still don't get it."),
+        ("es", "Miras el suelo un buen rato, pero no lo tienes claro."),
+        ("zh", "你盯着地面看了半天，还是没搞明白。"),
+    ],
+)
+def test_a_failed_clue_not_understood_passes(language, narration):
+    assert not fired(language, "grant_clue", CLUE[language], narration)

@@ -65,3 +65,37 @@ def test_a_place_named_as_there_is_still_an_unknown_place():
     # a guard for the frames: passes before and after them
     assert fires("en", "Behind the bar a bead curtain hides a small gaming room.")
     assert fires("zh", "柜台后面有一间小赌房，几个人正在掷骰子。")
+
+
+# --- round 6: places sought, places by their own name (sentences written for these tests)
+
+
+def test_a_place_looked_for_is_not_claimed_to_be_there():
+    assert not fires("en", "You search for a cellar door, a hatch, anything, but find only boards.")
+    assert not fires(
+        "en", "You look for a back room or a stable, but there is only the common room."
+    )
+    assert not fires("es", "Buscas un sótano, un desván, lo que sea, pero no hay nada.")
+    assert not fires("zh", "你到处找地下室、阁楼，可什么都没有。")
+
+
+def test_a_move_to_a_capitalised_name_the_world_lacks_is_an_unknown_place():
+    assert fires("en", "You slip out and walk over to the Crooked Lantern, two streets away.")
+    assert fires("en", "You head down the road to the House of Seven Bells.")
+    assert fires("es", "Sales de la posada y te vas hasta la Casa de los Siete Candiles.")
+    assert fires("es", "Te encaminas a la Bodega del Manco, al final de la calle.")
+    assert not fires("en", "You walk over to Hilda and lean on the bar.")
+    assert not fires("en", "You could go to the Blue Boar, if it exists.")
+    assert not fires("es", "Vas hacia Marta y te apoyas en la barra.")
+
+
+def test_a_diminutive_of_a_place_or_a_new_room_is_read_as_its_noun():
+    assert fires("es", "Al fondo, tras una puerta baja, hay una salita con dos sillones.")
+    assert fires("es", "Marta abre una trampilla y aparece un cuartucho lleno de trastos.")
+    assert not fires("es", "Marta te sirve un vasito de vino.")
+    assert not fires("es", "Un gatito duerme junto al fuego.")
+
+
+def test_a_manner_phrase_after_a_is_no_destination():
+    assert not fires("es", "Cruzas la sala poquito a poco.")
+    assert not fires("es", "Sales a toda prisa y a trompicones.")

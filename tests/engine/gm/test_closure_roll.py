@@ -63,3 +63,78 @@ def test_plain_seeing_falls_and_noises_after_a_failed_check_pass(language, check
 
 def test_the_effect_cues_agree_with_a_successful_roll():
     assert not fired("en", "athletics", "You scramble up and perch atop the wall.", "success")
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("es", "Observas la barra y distingues con claridad una mancha de sangre."),
+        ("es", "Tu mirada da al instante con la trampilla."),
+        ("es", "Tus manos dan enseguida con un doblez en el forro."),
+        ("zh", "你瞥了一眼，老王袖子里的刀看得真真切切。"),
+    ],
+)
+def test_after_a_failed_look_seeing_plainly_or_lighting_on_it_is_a_success_told(
+    language, narration
+):
+    assert fired(language, "perception", narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "You creep along the wall; Hilda doesn't even look up from her ledger."),
+        ("es", "Cruzas el salón de puntillas y Tomás ni se inmuta."),
+        ("es", "Te deslizas tras la barra; Marta sigue a lo suyo."),
+        ("zh", "你贴着墙溜过去，老王头也没抬。"),
+        ("zh", "你从小梅身后走过，她眼皮都没抬一下。"),
+    ],
+)
+def test_after_a_failed_sneak_a_watcher_who_does_not_react_is_a_success_told(language, narration):
+    assert fired(language, "stealth", narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "'Fine, fine, you win,' Hilda sighs. 'I'll tell you.'"),
+        ("es", "—Me has convencido —admite Tomás—. Te lo contaré todo."),
+        ("es", "—Vale, me rindo —dice Marta."),
+        ("zh", "“好好好，说不过你，”老王摆摆手，“我说就是。”"),
+        ("zh", "“你赢了，”小梅笑了，“告诉你就是。”"),
+    ],
+)
+def test_after_failed_persuasion_the_listener_giving_in_aloud_is_a_success_told(
+    language, narration
+):
+    assert fired(language, "persuasion", narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "You haul yourself up and drop down on the other side of the wall."),
+        ("es", "Trepas la tapia y caes al otro lado sin un rasguño."),
+        ("zh", "你攀上墙头，一跃跳到了墙那头。"),
+    ],
+)
+def test_after_a_failed_climb_dropping_on_the_far_side_is_a_landing(language, narration):
+    assert fired(language, "athletics", narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "check", "narration"),
+    [
+        ("en", "perception", "You look around; the room is plainly empty of anything odd."),
+        ("es", "perception", "Miras a tu alrededor y ves claramente que no hay nada raro."),
+        ("en", "stealth", "You creep along the wall, and Hilda looks up sharply."),
+        ("es", "stealth", "Cruzas de puntillas, pero Tomás levanta la vista al instante."),
+        ("en", "persuasion", "'You win nothing from me,' Hilda snaps."),
+        ("es", "persuasion", "—No te lo diré nunca —dice Marta."),
+        ("zh", "persuasion", "“我才不告诉你，”老王冷笑。"),
+        ("en", "athletics", "You lose your grip and fall back on this side of the wall."),
+        ("es", "athletics", "Resbalas y caes de espaldas al suelo."),
+    ],
+)
+def test_the_near_misses_of_those_effects_pass_a_failed_roll(language, check, narration):
+    assert not fired(language, check, narration)

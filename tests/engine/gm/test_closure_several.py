@@ -72,3 +72,60 @@ def test_one_deed_with_its_details_and_other_peoples_deeds_pass(
     language: str, narration: str
 ) -> None:
     assert not fired(language, narration)
+
+
+# --- round 6: plans, mishaps, watched deeds, steps (sentences written for these tests)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "Hilda sees you pick up the lantern, then the rope, then the key from the hook."),
+        ("en", "You take the bread, then the cheese, then the jug of milk."),
+        ("en", "You take the lantern, light it and walk down into the cellar."),
+        ("es", "Marta te mira coger el pan, luego el queso y por último la jarra."),
+        ("es", "Coges la cuerda, luego la linterna y por último bajas a la bodega."),
+        ("zh", "小梅看着你拿了灯笼，又拿了绳子，最后下了地窖。"),
+        ("zh", "你拿了个馒头，然后到后院去吃。"),
+    ],
+)
+def test_watched_deeds_and_steps_under_one_verb_are_several_actions(
+    language: str, narration: str
+) -> None:
+    assert fired(language, narration)
+
+
+@pytest.mark.parametrize(
+    ("language", "narration"),
+    [
+        ("en", "Climbing the stairs and searching the attic is only a plan; for now you sit."),
+        ("en", "You rest a hand on the door and push, but the hinge sticks and you stumble back."),
+        ("en", "If you want, you could take the rope, then the lantern, then the key."),
+        ("en", "Hilda watches you take the rope."),
+        ("en", "You cross the lane to the inn, where the ale is cheaper."),
+        ("es", "Tenías pensado coger la cuerda y bajar a la bodega, pero de momento solo miras."),
+        ("es", "Si quieres, puedes coger la cuerda, luego la jarra y por último bajar."),
+        ("es", "Cruzas la calle hasta la posada, donde el vino es más barato."),
+        ("zh", "先拿灯笼再下地窖，这只是你的打算；眼下你还坐在火塘边。"),
+        ("zh", "小梅看着你拿起绳子。"),
+    ],
+)
+def test_a_plan_a_mishap_a_watched_single_deed_or_a_place_described_is_one_action(
+    language: str, narration: str
+) -> None:
+    assert not fired(language, narration)
+
+
+@pytest.mark.parametrize(
+    ("narration", "several"),
+    [
+        ("你把后院翻了个遍，然后去了集市。", True),
+        ("你把后院搜了个遍，便去集市看告示。", True),
+        ("你把后院翻了个遍，什么也没找到。", False),
+        ("你把后院找了一遍，一无所获。", False),
+    ],
+)
+def test_a_chinese_search_told_as_going_over_every_inch_is_a_deed(
+    narration: str, several: bool
+) -> None:
+    assert fired("zh", narration) is several
