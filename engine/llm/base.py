@@ -277,6 +277,17 @@ class RetryPolicy:
         return min(self.backoff_max, max(backoff, retry_after or 0.0))
 
 
+def sdk_timeout(read_timeout: float, first_token_timeout: float) -> float:
+    """The SDK's own socket timeout: never shorter than the wait for the first token.
+
+    A local server (llama.cpp on a CPU) sends nothing while it reads a long prompt; with the
+    SDK's read timeout at ``read_timeout`` (60 s) the socket gave up after a minute even where
+    the provider allows 600 s for the first token, and the turn failed as "Could not reach the
+    model provider". The policy (``stream_with_retries``) enforces both deadlines itself.
+    """
+    return max(read_timeout, first_token_timeout)
+
+
 def retry_policy(
     *,
     max_retries: int,

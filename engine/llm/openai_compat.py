@@ -30,6 +30,7 @@ from engine.llm.base import (
     looks_like_transport_error,
     retry_after,
     retry_policy,
+    sdk_timeout,
     status_error,
 )
 from engine.llm.pricing import PriceTable
@@ -93,7 +94,7 @@ class OpenAICompatProvider(SDKProvider[openai.AsyncOpenAI]):
             or openai.AsyncOpenAI(
                 api_key=api_key,
                 base_url=base_url,
-                timeout=timeout,
+                timeout=sdk_timeout(timeout, first_token_timeout),
                 max_retries=0,
                 default_headers=default_headers,
                 http_client=http_client,

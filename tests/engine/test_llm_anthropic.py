@@ -350,3 +350,17 @@ async def test_a_redirect_is_a_refused_request_not_a_server_error(sleep):
     assert not info.value.retryable
     assert [str(r.url) for r in seen] == ["https://models.example/v1/messages"]
     assert "sk-ant-mine" in seen[0].headers["authorization"]
+
+
+async def test_a_first_token_slower_than_the_read_timeout_is_waited_for(
+    server, sleep, make_provider
+):
+    """A local server reading a long prompt sends nothing for minutes: the socket must wait as
+    long as the first-token timeout allows, not give up at the read timeout."""
+    server.script([Fault("stall_before_first_token", seconds=1.5)])
+    provider = make_provider(timeout=0.5, first_token_timeout=10.0, max_retries=0)
+
+    chunks = await collect(provider, ChatRequest(messages=prompt()))
+
+    assert text_of(chunks)
+    assert len(server.requests) == 1

@@ -408,3 +408,17 @@ async def test_sends_through_the_http_client_it_is_given(sleep):
     assert info.value.status == 401
     assert [str(r.url) for r in seen] == ["https://models.example/v1/chat/completions"]
     assert seen[0].headers["authorization"] == "Bearer sk-mine"
+
+
+async def test_a_first_token_slower_than_the_read_timeout_is_waited_for(
+    server, sleep, make_provider
+):
+    """A local server reading a long prompt sends nothing for minutes: the socket must wait as
+    long as the first-token timeout allows, not give up at the read timeout."""
+    server.script([Fault("stall_before_first_token", seconds=1.5)])
+    provider = make_provider(timeout=0.5, first_token_timeout=10.0, max_retries=0)
+
+    chunks = await collect(provider, request())
+
+    assert text_of(chunks)
+    assert len(server.requests) == 1
