@@ -223,6 +223,8 @@ def test_audio_follows_the_playlist_and_conditional_bgm(
     send(page, "I walk")
     assert page.evaluate(client_js("c.audio.snapshot().bgm")) == "bgm-road"
     send(page, "I walk on")  # steps reaches 2: the conditional BGM takes over
+    # The state frame follows message_done: the music changes when it lands, not before.
+    page.wait_for_function(client_js("c.audio.snapshot().rule !== null"), timeout=20_000)
     snapshot = page.evaluate(client_js("c.audio.snapshot()"))
     assert (snapshot["bgm"], snapshot["rule"]) == ("bgm-tension", "far-along")
     page.eval_on_selector(
