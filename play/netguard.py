@@ -200,6 +200,9 @@ class PinnedBackend(AsyncioBackend):
             raise httpcore2.ConnectError(UNREACHABLE) from None
 
 
+STALE_SOCKET = "without sending a response"  # httpcore's words for a socket closed under a request
+
+
 class PinnedTransport(httpx2.AsyncHTTPTransport):
     """httpx's transport on a pool whose every socket goes through ``PinnedBackend``.
 
@@ -216,6 +219,21 @@ class PinnedTransport(httpx2.AsyncHTTPTransport):
             keepalive_expiry=5.0,
             network_backend=PinnedBackend(allow_private),
         )
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Once more on a new socket when a kept-alive one was closed under the request.
+
+        llama.cpp's server closes an idle kept-alive socket as the next request goes out on it;
+        the pool cannot see that coming, and with retries off every second call of a master turn
+        failed as "Could not reach the model provider". No byte of an answer came, so the server
+        never took the request: sending it again is what a browser or urllib3 does too.
+        """
+        try:
+            return await super().handle_async_request(request)
+        except httpx2.RemoteProtocolError as exc:
+            if STALE_SOCKET not in str(exc):
+                raise
+            return await super().handle_async_request(request)
 
 
 def pinned_client(*, allow_private: bool, timeout: float) -> httpx2.AsyncClient:

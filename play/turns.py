@@ -239,7 +239,8 @@ async def _stream_and_save(
                 result = event.result
             else:
                 pending.extend(_event_frames(event))
-    except TurnFailed as exc:
+    except TurnFailed as exc:  # the player reads ``message``; the cause is the operator's
+        log.warning("turn of session %s failed: %s (%s)", plan.session_id, exc.message, exc.detail)
         return None, await _failure(plan, exc.message)
     except asyncio.CancelledError:
         _publish(plan.session_id, await asyncio.shield(_failure(plan, CANCELLED_ERROR)))

@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from play.models import Checkpoint, Message, Session
 from play.sessions import STALE_ERROR
 from tests.play.conftest import connect, guest_store
-from tests.support.model_server import Reply
+from tests.support.model_server import Fault, Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -231,6 +231,28 @@ async def test_stop_keeps_the_text_so_far_without_its_directives(alice, play_ses
     assert play_session.state["values"]["health"] == 100
     await client.send(type="stop")
     assert (await client.until("error"))["error"] == "No reply is being written right now."
+    await client.close()
+
+
+async def test_a_stop_while_the_model_reads_the_prompt_ends_the_turn_at_once(
+    alice, play_session, live_openai
+):
+    """A local model can read a long prompt for minutes before its first token: Stop pressed
+    then ends the turn now, with nothing applied, and the next send plays."""
+    live_openai.script([Fault("stall_before_first_token", seconds=30), Reply(text="Again.")])
+    await sync_to_async(Session.objects.filter(pk=play_session.pk).update)(mode="live")
+    client, _ = await connect(play_session.pk, alice)
+    await client.send(type="send", text="I tell a very long story")
+    while (await client.receive())["type"] != "message_done":
+        pass  # the player's own message: the turn is running, no token yet
+    await client.send(type="stop")
+    done = await client.settle(timeout=10)
+    assert done["type"] == "message_failed" or done["message"]["stopped"] is True
+    await reload(play_session)
+    assert play_session.state["values"]["health"] == 100
+    await client.send(type="send", text="I wait")
+    again = await client.settle()
+    assert again["type"] == "message_done" and again["message"]["content"] == "Again."
     await client.close()
 
 

@@ -124,11 +124,14 @@ async def turn(client: Client, timings: Timings, tier: str, **frame: Any) -> dic
 
 
 async def stop_mid_turn(client: Client, **frame: Any) -> dict[str, Any]:
-    """Send ``frame``, stop as soon as its reply exists (the model is still reading the prompt),
+    """Send ``frame``, stop as soon as the turn runs (the model is still reading the prompt),
     and return its end."""
     seen: list[str] = []  # the frames' types, for the assertion's message
     await client.send(**frame)
-    while (got := await client.receive(TURN_TIMEOUT))["type"] != "message_start":
+    # The player's own message is saved as the turn starts: stop then, while the model reads the
+    # prompt (a plain reply's message_start waits for its first token, and a short reply can be
+    # whole before a stop sent at its start arrives).
+    while (got := await client.receive(TURN_TIMEOUT))["type"] != "message_done":
         seen.append(got["type"])
     await client.send(type="stop")
     while True:
