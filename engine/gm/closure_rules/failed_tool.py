@@ -18,7 +18,7 @@ from collections.abc import Callable
 from engine.gm.closure_rules.entities import YOU, Ref
 from engine.gm.closure_rules.events import Event
 from engine.gm.closure_rules.facts import Reading
-from engine.gm.closure_rules.failed_clue import clue_stated
+from engine.gm.closure_rules.failed_clue import clue_stated, clue_words
 from engine.gm.closure_rules.failed_effects import (
     arrival_told,
     clue_named,
@@ -265,15 +265,10 @@ def _clue(event: Event, call: ToolCall, reading: Reading) -> bool:
 
 def _echoes(event: Event, reading: Reading, clues: set[Ref]) -> bool:
     """The event's sentence says two of the clue's own words."""
-    gm, language = reading.scene.gm, reading.doc.language
-    words: set[str] = set()
-    for ref in clues:
-        clue = gm.clues_by_id.get(ref.id)
-        if clue is not None:
-            words |= set(content(f"{clue.name} {clue.text}", language))
+    words = clue_words(reading, clues)
     sentence = [c for c in reading.doc.clauses if c.sentence == event.clause.sentence]
     said = reading.doc.text[sentence[0].start : sentence[-1].end] if sentence else ""
-    return len(words & set(content(said, language))) >= 2
+    return len(words & set(content(said, reading.doc.language))) >= 2
 
 
 def _discover(event: Event, call: ToolCall, reading: Reading) -> bool:

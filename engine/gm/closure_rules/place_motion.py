@@ -15,6 +15,9 @@ place words end in a character of buildings and grounds).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from engine.gm.closure_rules.events import Event
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
 from engine.gm.closure_rules.text import Doc
@@ -26,20 +29,27 @@ _STOPS = ("object_preps", "conjunctions", "subordinators", "place_np_stop")
 _SKIP = ("articles", "determiners", "place_adjectives")
 
 
-def destinations(reading: Reading) -> list[Hit]:
-    """The head nouns of the places the narration moves someone into."""
+def moves(reading: Reading) -> Iterator[tuple[Event, int]]:
+    """Someone's told moves in a spaced language, with the first token after each verb (not
+    smoke rising to the beams, nor cheeks going from pale to red)."""
     doc = reading.doc
     if not doc.spaced:
-        return []
-    out: list[Hit] = []
+        return
     for event in reading.events:
         if event.key not in MOVES or not event.asserted or event.quoted:
             continue
         if event.actor is None or event.actor.kind not in _MOVERS:
-            continue  # smoke rising to the beams, cheeks going from pale to red
-        first = next((n for n, t in enumerate(doc.tokens) if t.start >= event.end), None)
-        if first is None:
             continue
+        first = next((n for n, t in enumerate(doc.tokens) if t.start >= event.end), None)
+        if first is not None:
+            yield event, first
+
+
+def destinations(reading: Reading) -> list[Hit]:
+    """The head nouns of the places the narration moves someone into."""
+    doc = reading.doc
+    out: list[Hit] = []
+    for event, first in moves(reading):
         own = first - 1  # the verb's own preposition: "te cuelas en", "duck into"
         inside = own >= 0 and doc.words.has(doc.tokens[own], "place_to")
         to = own if inside else _preposition(doc, first, event.clause.last)

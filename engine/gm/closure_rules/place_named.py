@@ -13,24 +13,15 @@ from __future__ import annotations
 
 from engine.gm.closure_rules.facts import Reading
 from engine.gm.closure_rules.lexicon import Hit
-from engine.gm.closure_rules.place_motion import MOVES
+from engine.gm.closure_rules.place_motion import moves
 from engine.gm.closure_rules.text import Doc
-
-_MOVERS = ("you", "pc", "npc", "person")
 
 
 def named_places(reading: Reading) -> list[Hit]:
     doc = reading.doc
-    if not doc.spaced:
-        return []
     out: list[Hit] = []
-    for event in reading.events:
-        if event.key not in MOVES or not event.asserted or event.quoted:
-            continue
-        if event.actor is None or event.actor.kind not in _MOVERS:
-            continue
-        first = next((n for n, t in enumerate(doc.tokens) if t.start >= event.end), None)
-        to = _to(doc, first, event.clause.last) if first is not None else None
+    for event, first in moves(reading):
+        to = _to(doc, first, event.clause.last)
         hit = _name(reading, to + 1, event.clause.last) if to is not None else None
         if hit is not None and hit not in out:
             out.append(hit)

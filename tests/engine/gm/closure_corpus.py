@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.gm.closure import TurnFacts, check_closure
 from engine.gm.dice import Roll
 from engine.gm.scene import Scene
 from engine.gm.tools import ToolCall, ToolOutcome
@@ -41,6 +42,18 @@ class Case:
     narration: str
     reject: bool
     spec: dict[str, Any] = field(repr=False, compare=False)
+
+
+SCENES = {"en": ("demo", "ren"), "es": ("valdehierro", "lia"), "zh": ("qingshi", "ache")}
+
+
+def violations(language: str, narration: str, **spec: Any) -> list[str]:
+    """The rules ``narration`` breaks in the language's corpus scene (its world and player),
+    with ``spec``'s tools or rolls as a corpus setup gives them: the unit tests' one call."""
+    world, character = SCENES[language]
+    full = {"scenario": {"world": world, "character": character}, **spec}
+    case = Case("", language, "t", narration, True, full)
+    return check_closure(narration, TurnFacts(**turn_of(case)), scene_of(case)).violations
 
 
 def cases(folder: Path = CORPUS) -> list[Case]:

@@ -9,18 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.gm.closure import TurnFacts, check_closure
-from tests.engine.gm.closure_corpus import Case, scene_of, turn_of
+from tests.engine.gm.closure_corpus import violations
 
 RULE = "acts-for-player"
-WORLDS = {"en": ("demo", "ren"), "es": ("valdehierro", "lia"), "zh": ("qingshi", "ache")}
 
 
 def fired(language: str, narration: str) -> bool:
-    world, character = WORLDS[language]
-    spec = {"scenario": {"world": world, "character": character}}
-    case = Case(RULE, language, "t", narration, True, spec)
-    return RULE in check_closure(narration, TurnFacts(**turn_of(case)), scene_of(case)).violations
+    return RULE in violations(language, narration)
 
 
 @pytest.mark.parametrize(
