@@ -39,7 +39,7 @@ from django.utils.translation import gettext_noop
 from httpcore2 import AsyncNetworkStream
 
 from engine.llm.base import ChatRequest, Chunk, Provider, ProviderError
-from play.netstream import AsyncioBackend
+from play.netstream import AsyncioBackend, StaleSocketRetry
 
 log = logging.getLogger(__name__)
 
@@ -200,10 +200,7 @@ class PinnedBackend(AsyncioBackend):
             raise httpcore2.ConnectError(UNREACHABLE) from None
 
 
-STALE_SOCKET = "without sending a response"  # httpcore's words for a socket closed under a request
-
-
-class PinnedTransport(httpx2.AsyncHTTPTransport):
+class PinnedTransport(StaleSocketRetry):
     """httpx's transport on a pool whose every socket goes through ``PinnedBackend``.
 
     No proxy from the environment either: a proxy would resolve the host itself.
@@ -219,21 +216,6 @@ class PinnedTransport(httpx2.AsyncHTTPTransport):
             keepalive_expiry=5.0,
             network_backend=PinnedBackend(allow_private),
         )
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        """Once more on a new socket when a kept-alive one was closed under the request.
-
-        llama.cpp's server closes an idle kept-alive socket as the next request goes out on it;
-        the pool cannot see that coming, and with retries off every second call of a master turn
-        failed as "Could not reach the model provider". No byte of an answer came, so the server
-        never took the request: sending it again is what a browser or urllib3 does too.
-        """
-        try:
-            return await super().handle_async_request(request)
-        except httpx2.RemoteProtocolError as exc:
-            if STALE_SOCKET not in str(exc):
-                raise
-            return await super().handle_async_request(request)
 
 
 def pinned_client(*, allow_private: bool, timeout: float) -> httpx2.AsyncClient:

@@ -274,7 +274,32 @@ class _Counted:
         await self._stream.aclose()
 
 
-class SiteTransport(httpx2.AsyncHTTPTransport):
+STALE_SOCKET = "without sending a response"  # httpcore's words for a socket closed under a request
+STALE_RETRIES = 3  # each failed try drops one stale socket from the pool; then a new one is opened
+
+
+class StaleSocketRetry(httpx2.AsyncHTTPTransport):
+    """httpx's transport, where a request whose kept-alive socket was closed under it goes again."""
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Again, on another socket, when a kept-alive one was closed under the request.
+
+        llama.cpp's server closes an idle kept-alive socket as the next request goes out on it
+        (and the pool may hold several); the pool cannot see that coming, and with retries off
+        every second call of a master turn failed as "Could not reach the model provider". No
+        byte of an answer came, so the server never took the request: sending it again is what
+        a browser or urllib3 does too.
+        """
+        for _ in range(STALE_RETRIES):
+            try:
+                return await super().handle_async_request(request)
+            except httpx2.RemoteProtocolError as exc:
+                if STALE_SOCKET not in str(exc):
+                    raise  # an answer began: sending again could play the turn twice
+        return await super().handle_async_request(request)
+
+
+class SiteTransport(StaleSocketRetry):
     """httpx's transport for the operator's own model server, on ``AsyncioBackend``."""
 
     def __init__(self, *, max_connections: int = 1024, shards: int = 16) -> None:
