@@ -102,7 +102,9 @@ async def test_a_lease_takes_its_lock_back_after_redis_restarts(own_redis, setti
     assert lease is not None
     await asyncio.to_thread(own_redis.restart)
     with own_redis.client() as probe:
-        assert not probe.exists(KEY_PREFIX + "restarted")
+        # The restart forgot the key; on a loaded machine the lease's renewer may already have
+        # put it back before this probe connects: never anyone else's token.
+        assert probe.get(KEY_PREFIX + "restarted") in (None, lease.token.encode())
         await asyncio.sleep(0.6)  # a renewal or two later
         assert probe.get(KEY_PREFIX + "restarted") == lease.token.encode()
         assert not lease.lost
