@@ -32,7 +32,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else sys.executable
 # The development environment `make run` uses (a SECRET_KEY generated once into .secrets/).
-ENV = {**os.environ, "DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings"}
+# Bytecode cached as `make` keeps it (Makefile: a machine's PYTHONDONTWRITEBYTECODE is dropped).
+ENV = {
+    **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    "DEBUG": "1",
+    "DJANGO_SETTINGS_MODULE": "config.settings",
+}
 URLS_IMPORT = (
     "import time, django; django.setup(); t = time.perf_counter(); import config.urls; "
     "print(time.perf_counter() - t)"

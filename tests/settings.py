@@ -46,3 +46,8 @@ from config.settings import *  # noqa: E402, F403
 # request, not in the thread the embedded site uses (studio/evaluations/background.py). The
 # servers the browser tests start read config.settings, where the thread is on.
 FABULA_EVAL_IN_THREAD = False
+
+# A transactional test's flush deletes rows instead of truncating every table (the module says
+# why); the database, its schema and its constraints are PostgreSQL's as in production.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    DATABASES["default"]["ENGINE"] = "tests.support.postgres_fast_flush"  # noqa: F405

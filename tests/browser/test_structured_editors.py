@@ -38,6 +38,18 @@ def console_errors(page: Any) -> list[str]:
     return errors
 
 
+def htmx_idle(page: Any, quiet_ms: int = 500) -> None:
+    """Until no htmx request has been in flight for ``quiet_ms`` (a delayed trigger included)."""
+    quiet = 0
+    for _ in range(400):
+        busy = page.evaluate("!!document.querySelector('.htmx-request')")
+        quiet = 0 if busy else quiet + 50
+        if quiet >= quiet_ms:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("htmx requests still in flight after 20 s")
+
+
 def log_in(page: Any, username: str) -> None:
     page.goto("/accounts/login/", timeout=60_000)  # may be the live server's first request
     page.fill("#id_username", username)
@@ -95,6 +107,7 @@ def test_a_rule_built_from_rows_saves_and_comes_back(
         {"type": "notify-player", "message": "Night falls.", "style": "warning"}
     ]
 
+    htmx_idle(page)  # a preview the save set off, cut by the reload, would log htmx:sendAbort
     page.reload()
     expect(page.locator("#form-title")).to_have_text("Edit “Dusk”")
     expect(page.locator("#id_trigger_type")).to_have_value("keyword")

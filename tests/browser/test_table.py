@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, shot
 from tests.browser.servers import AppServers
@@ -194,8 +195,8 @@ def test_a_joiner_finds_his_scene_his_turn_and_strangers_until_introduced(
     assert opening.startswith("Market Square.")
     assert f"Here: moneylender, {REN_LOOKS.lower()}." in opening and "Ren" not in opening
     assert bob.locator(".msg-empty").count() == 0
-    assert bob.locator("[data-turn]").text_content() == "0"  # not the host's
-    assert alice.locator("[data-turn]").text_content() == "2"
+    expect(bob.locator("[data-turn]")).to_have_text("0")  # not the host's
+    expect(alice.locator("[data-turn]")).to_have_text("2")
     shot(bob, "table-joiner-opening")
 
     for page in (alice, bob):
@@ -215,7 +216,7 @@ def test_a_joiner_finds_his_scene_his_turn_and_strangers_until_introduced(
     assert "Ren" not in people, people
 
     say(bob, "look")
-    assert bob.locator("[data-turn]").text_content() == "1"
+    expect(bob.locator("[data-turn]")).to_have_text("1")  # set by the state frame after the reply
     assert str(bob.locator(".msg--user .msg-who").last.inner_text()).endswith("Ada Thorne")
     start = held(bob)
     say(alice, 'I say: "Good morning, I am Ren Ashby."')
