@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.browser.pages import signed_in_page
 from tests.support.ports import free_port, wait_for_port
 from tests.support.sqlite_template import copy_migrated_database
 
@@ -189,9 +190,7 @@ def conformance_server(tmp: Path, **env_extra: str) -> Iterator[dict[str, Any]]:
 
 def open_conformance_page(browser: Any, server: dict[str, Any]) -> tuple[Any, Any]:
     """Alice's play page of the conformance session, its UI rendered: (page, frame locator)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1400})
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
+    page = signed_in_page(browser, server, console=None, viewport={"width": 1280, "height": 1400})
     page.console = []
     page.on("console", lambda message: page.console.append(message.text))
     page.on("pageerror", lambda error: page.console.append(f"PAGE ERROR {error}"))

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.pages import signed_in_page
 from tests.browser.servers import AppServers
 
 START = ["/studio/", "/studio/new/", "/studio/import/", "/accounts/", "/api/docs"]
@@ -90,14 +91,8 @@ def studio_links(page: Any) -> list[str]:
 
 @pytest.mark.parametrize("language", ["en", "es", "zh-hans"])
 def test_no_studio_page_logs_a_console_error(browser: Any, server: dict[str, Any], language: str):
-    context = browser.new_context()
-    context.add_cookies(
-        [
-            {"name": "sessionid", "value": server["cookie"], "url": server["base"]},
-            {"name": "django_language", "value": language, "url": server["base"]},
-        ]
-    )
-    page = context.new_page()
+    page = signed_in_page(browser, server, language=language, console=None)
+    context = page.context
     console = Console(page)
     todo = [*START, *(f"/studio/w/{pk}/" for pk in server["worlds"])]
     seen: set[str] = set()

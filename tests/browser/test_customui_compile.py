@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.pages import signed_in_page
 from tests.browser.servers import AppServers
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -142,10 +143,8 @@ def server(app_servers: AppServers) -> dict[str, Any]:
 
 
 def open_play(browser: Any, server: dict[str, Any], world: str) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
+    viewport = {"width": 1280, "height": 900}
+    page = signed_in_page(browser, server, console=None, timeout_ms=15_000, viewport=viewport)
     page.goto(f"{server['base']}/play/{server['sessions'][world]}/")
     page.wait_for_selector(".conn[data-state=online]")
     return page
@@ -213,10 +212,8 @@ def test_component_that_throws_names_its_line_and_the_built_in_chat_comes_back(
 def test_playtest_shows_the_compile_error_and_keeps_the_built_in_chat(
     browser: Any, server: dict[str, Any]
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
+    viewport = {"width": 1280, "height": 900}
+    page = signed_in_page(browser, server, console=None, timeout_ms=15_000, viewport=viewport)
     page.goto(f"{server['base']}/studio/w/{server['worlds']['broken']}/")
     page.wait_for_selector("[data-playtest-reset]")
     page.check('#playtest-panel input[name="mode"]')
@@ -228,7 +225,7 @@ def test_playtest_shows_the_compile_error_and_keeps_the_built_in_chat(
     page.fill("#playtest-panel [data-input]", "Testing on")
     page.click("#playtest-panel [data-send]")
     page.wait_for_selector("#playtest-panel [data-chat] :text('Testing on')")
-    context.close()
+    page.context.close()
 
 
 REPORT = """async ([id, report]) => {

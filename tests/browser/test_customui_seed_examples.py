@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.pages import signed_in_page
 from tests.browser.servers import AppServers
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -127,13 +128,8 @@ def server(app_servers: AppServers) -> dict[str, Any]:
 
 
 def new_page(browser: Any, server: dict[str, Any]) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    return page
+    viewport = {"width": 1280, "height": 900}
+    return signed_in_page(browser, server, console=None, timeout_ms=15_000, viewport=viewport)
 
 
 def published(browser: Any, server: dict[str, Any], key: str) -> tuple[Any, Any, str]:

@@ -19,6 +19,7 @@ import pytest
 from PIL import Image
 
 from tests.browser.conftest import DESKTOP, PHONE, shot
+from tests.browser.pages import signed_in_page
 from tests.browser.servers import AppServers
 
 ZONE = "Asia/Tokyo"  # +09:00 all year: no daylight saving to reckon with
@@ -40,21 +41,9 @@ def server(app_servers: AppServers, tmp_path_factory: pytest.TempPathFactory) ->
 
 def open_page(browser: Any, server: dict[str, Any], viewport: dict[str, int]) -> Any:
     """Alice's browser in ``ZONE`` on the gallery; page errors and CSP violations collected."""
-    context = browser.new_context(viewport=viewport, timezone_id=ZONE)
-    context.set_default_timeout(15_000)
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda msg: (
-            errors.append(msg.text)
-            if msg.type == "error" and "Content Security Policy" in msg.text
-            else None
-        ),
+    page = signed_in_page(
+        browser, server, console="csp", timeout_ms=15_000, viewport=viewport, timezone_id=ZONE
     )
-    page.errors = errors
     page.goto(server["base"] + "/")
     return page
 

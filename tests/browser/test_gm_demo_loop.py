@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
+from tests.browser.pages import client_js, held, signed_in_page, wait_settled
 from tests.browser.servers import AppServers
-from tests.browser.test_gm_play import client_js, held, last_reply, wait_settled
+from tests.browser.test_gm_play import last_reply
 from tests.support.model_server import ModelServer, Reply
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -71,16 +72,14 @@ def server(
 
 
 def open_as(browser: Any, server: dict[str, Any], who: str, path: str = "/") -> Any:
-    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
-    context.add_cookies([{"name": "sessionid", "value": server[who], "url": server["base"]}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page = signed_in_page(
+        browser, server, who=who, console=None, viewport=DESKTOP, accept_downloads=True
+    )
+    errors: list[str] = page.errors
     page.on(
         "console", lambda m: errors.append(f"{m.text} {m.location}") if m.type == "error" else None
     )
     page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-    page.errors = errors
     page.goto(server["base"] + path)
     return page
 

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
+from tests.browser.pages import held, wait_settled
 from tests.browser.servers import AppServers
-from tests.browser.test_gm_play import held, last_reply, open_gallery, wait_settled
+from tests.browser.test_gm_play import last_reply, open_gallery
 from tests.support.model_server import ModelServer, Reply
 
 pytestmark = [pytest.mark.timeout(240)]

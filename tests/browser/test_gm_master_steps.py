@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
+from tests.browser.pages import held, wait_settled
 from tests.browser.test_gm_master import CLOSE, LOOKUP, SAYS, model, server, start
-from tests.browser.test_gm_play import held, last_reply, open_gallery, wait_settled
+from tests.browser.test_gm_play import last_reply, open_gallery
 from tests.support.model_server import Fault, ModelServer, Reply
 
 pytestmark = [pytest.mark.timeout(240)]

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, shot
+from tests.browser.pages import held, signed_in_page, wait_settled
 from tests.browser.servers import AppServers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,38 +31,11 @@ def server(app_servers: AppServers) -> dict[str, Any]:
 
 def open_gallery(browser: Any, server: dict[str, Any], viewport: dict[str, int]) -> Any:
     """A logged-in page on the gallery; page errors and CSP violations are collected."""
-    context = browser.new_context(viewport=viewport, timezone_id="Europe/Madrid")
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda msg: (
-            errors.append(msg.text)
-            if msg.type == "error" and "Content Security Policy" in msg.text
-            else None
-        ),
+    page = signed_in_page(
+        browser, server, console="csp", viewport=viewport, timezone_id="Europe/Madrid"
     )
-    page.errors = errors
     page.goto(server["base"] + "/")
     return page
-
-
-def client_js(expr: str) -> str:
-    """A JS expression evaluated with ``c``, the page's PlayClient."""
-    client = "document.querySelector('[data-play-root]').__fabulaPlay"
-    return f"(() => {{ const c = {client}; return {expr}; }})()"
-
-
-def wait_settled(page: Any, count: int) -> None:
-    page.wait_for_function(
-        client_js(f"c.messages.length === {count} && c.streamingId === null"), timeout=20000
-    )
-
-
-def held(page: Any) -> int:
-    return int(page.evaluate(client_js("c.messages.length")))
 
 
 def last_reply(page: Any) -> str:

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, shot
+from tests.browser.pages import held, signed_in_page, wait_settled
 from tests.browser.servers import AppServers
-from tests.browser.test_gm_play import held, wait_settled
 
 pytestmark = [pytest.mark.timeout(300)]
 
@@ -28,23 +28,10 @@ def server(app_servers: AppServers) -> dict[str, Any]:
 
 def open_page(browser: Any, server: dict[str, Any], language: str, viewport: Any = None) -> Any:
     """Alice's browser in ``language`` on the gallery; page errors and CSP reports collected."""
-    context = browser.new_context(viewport=viewport or DESKTOP, locale=language)
-    base = server["base"]
-    context.add_cookies(
-        [
-            {"name": "sessionid", "value": server["cookie"], "url": base},
-            {"name": "django_language", "value": language, "url": base},
-        ]
+    page = signed_in_page(
+        browser, server, language=language, viewport=viewport or DESKTOP, locale=language
     )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda msg: errors.append(msg.text) if msg.type == "error" else None,
-    )
-    page.errors = errors
-    page.goto(base + "/")
+    page.goto(server["base"] + "/")
     return page
 
 

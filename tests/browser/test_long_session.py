@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
+from tests.browser.pages import client_js, held, signed_in_page
 from tests.browser.servers import AppServers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,27 +28,12 @@ def server(app_servers: AppServers) -> dict[str, Any]:
     return app_servers.get(["tests/browser/seed_long.py", str(COUNT)])
 
 
-def client_js(expr: str) -> str:
-    """A JS expression evaluated with ``c``, the page's PlayClient."""
-    client = "document.querySelector('[data-play-root]').__fabulaPlay"
-    return f"(() => {{ const c = {client}; return {expr}; }})()"
-
-
 def open_session(browser: Any, server: dict[str, Any]) -> Any:
     # Playwright evaluates string predicates with eval, which the page's CSP refuses.
-    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
+    page = signed_in_page(browser, server, console=None, viewport=DESKTOP, bypass_csp=True)
     page.goto(f"{server['base']}/play/{server['session']}/")
     page.wait_for_selector(".conn[data-state=online]", timeout=15000)
     return page
-
-
-def held(page: Any) -> int:
-    return int(page.evaluate(client_js("c.messages.length")))
 
 
 def scroll_to_top(page: Any) -> None:

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
+from tests.browser.pages import held, wait_settled
 from tests.browser.servers import AppServers
-from tests.browser.test_gm_play import held, open_gallery, wait_settled
+from tests.browser.test_gm_play import open_gallery
 from tests.support.model_server import ModelServer
 
 pytestmark = [pytest.mark.timeout(240)]

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Chromiums
+from tests.browser.pages import client_js, held, signed_in_page, wait_settled
 from tests.browser.servers import AppServers
 from tests.support.model_server import ModelServer, Reply
 
@@ -62,21 +63,8 @@ def browser(chromiums: Chromiums) -> Any:
 
 
 def open_page(browser: Any, server: dict[str, Any], path: str, viewport: dict[str, int]) -> Any:
-    context = browser.new_context(viewport=viewport)
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(  # the page CSP (config/security.py): Chromium logs each violation as an error
-        "console",
-        lambda msg: (
-            errors.append(msg.text)
-            if msg.type == "error" and "Content Security Policy" in msg.text
-            else None
-        ),
-    )
+    page = signed_in_page(browser, server, console="csp", viewport=viewport)
     page.on("dialog", lambda dialog: dialog.accept())
-    page.errors = errors
     page.goto(server["base"] + path)
     return page
 
@@ -85,25 +73,8 @@ def wait_online(page: Any) -> None:
     page.wait_for_selector(".conn[data-state=online]", timeout=15000)
 
 
-def client_js(expr: str) -> str:
-    """A JS expression evaluated with ``c``, the page's PlayClient."""
-    client = "document.querySelector('[data-play-root]').__fabulaPlay"
-    return f"(() => {{ const c = {client}; return {expr}; }})()"
-
-
-def message_count(page: Any) -> int:
-    return int(page.evaluate(client_js("c.messages.length")))
-
-
-def wait_settled(page: Any, count: int, timeout: int = 20000) -> None:
-    """Wait until the client holds ``count`` messages and nothing streams."""
-    page.wait_for_function(
-        client_js(f"c.messages.length === {count} && c.streamingId === null"), timeout=timeout
-    )
-
-
 def send(page: Any, text: str) -> None:
-    before = message_count(page)
+    before = held(page)
     page.fill("[data-input]", text)
     page.click("[data-send]")
     wait_settled(page, before + 2)
@@ -132,7 +103,7 @@ def test_three_turns_change_the_status_panel_and_choices_send(
     assert toast.text_content().strip().startswith("★Two turns survived!")
     choice = page.wait_for_selector(".choice", timeout=5000)
     choice_text = choice.text_content()
-    before = message_count(page)
+    before = held(page)
     choice.click()
     wait_settled(page, before + 2)
     assert page.locator(".msg--user .msg-body").last.text_content() == choice_text
@@ -149,7 +120,7 @@ def test_three_turns_change_the_status_panel_and_choices_send(
 def test_swipe_and_revert(browser: Any, server: dict[str, Any]) -> None:
     page = open_page(browser, server, f"/play/{server['offline']}/", DESKTOP)
     wait_online(page)
-    count = message_count(page)
+    count = held(page)
     page.locator('.msg:last-child [data-action="swipe-right"]').click()
     wait_settled(page, count)
     page.wait_for_function(client_js("c.messages[c.messages.length - 1].swipes.length === 2"))
@@ -181,7 +152,7 @@ def test_greeting_switch_shows_creator_html_as_text(browser: Any, server: dict[s
 def test_reload_mid_stream_loses_no_text(browser: Any, server: dict[str, Any]) -> None:
     page = open_page(browser, server, f"/play/{server['live']}/", DESKTOP)
     wait_online(page)
-    count = message_count(page)
+    count = held(page)
     page.fill("[data-input]", "Tell me about the road")
     page.click("[data-send]")
     page.wait_for_function(client_js("c.streamingId !== null && c.streamText.length > 40"))
@@ -201,7 +172,7 @@ def test_a_dropped_socket_reconnects_and_the_turn_finishes(
 ) -> None:
     page = open_page(browser, server, f"/play/{server['live']}/", PHONE)
     wait_online(page)
-    count = message_count(page)
+    count = held(page)
     page.fill("[data-input]", "And then?")
     page.click("[data-send]")
     page.wait_for_function(client_js("c.streamText.length > 30"))
@@ -257,7 +228,7 @@ def test_studio_playtest_panel_plays_the_draft(browser: Any, server: dict[str, A
     page.click("[data-playtest-reset]")  # a fresh playtest; the old socket must close
     page.wait_for_function("window.oldClient.destroyed === true", timeout=10000)
     wait_online(page)
-    assert message_count(page) == 1
+    assert held(page) == 1
     assert page.errors == []
 
 
@@ -270,7 +241,7 @@ def test_custom_ui_runs_sandboxed_and_talks_by_rpc(browser: Any, server: dict[st
     ui.locator("#hp").wait_for(timeout=10000)
     assert ui.locator("#hp").text_content() == "Steps: 0"
     assert ui.locator("#badge").text_content() == "The Salt Road (with a UI)"
-    count = message_count(page)
+    count = held(page)
     ui.locator("#go").click()
     wait_settled(page, count + 2)
     page.wait_for_function("document.querySelector('.play-custom iframe') && true", timeout=5000)
@@ -320,7 +291,7 @@ def test_custom_ui_runs_sandboxed_and_talks_by_rpc(browser: Any, server: dict[st
     )
     page.wait_for_timeout(500)
     assert page.url == url
-    assert message_count(page) == count + 2
+    assert held(page) == count + 2
     page.click("[data-toggle-ui]")
     assert page.is_visible("[data-chat]")
     assert page.errors == []
@@ -329,7 +300,7 @@ def test_custom_ui_runs_sandboxed_and_talks_by_rpc(browser: Any, server: dict[st
 def test_stop_keeps_what_was_written(browser: Any, server: dict[str, Any]) -> None:
     page = open_page(browser, server, f"/play/{server['live']}/", PHONE)
     wait_online(page)
-    count = message_count(page)
+    count = held(page)
     page.fill("[data-input]", "Speak slowly")
     page.click("[data-send]")
     page.wait_for_function(client_js("c.streamText.length > 40"))
@@ -350,7 +321,7 @@ def test_checkpoints_edit_and_branch(browser: Any, server: dict[str, Any]) -> No
     page.fill("[data-checkpoint-form] input[name=name]", "Before the storm")
     page.click("[data-checkpoint-form] button")
     page.wait_for_selector(".checkpoint-name:has-text('Before the storm')", timeout=5000)
-    count = message_count(page)
+    count = held(page)
     users = page.locator(".msg--user").count()
     send(page, "I open the gate")
     user = page.locator(".msg--user").last

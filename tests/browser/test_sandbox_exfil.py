@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import CHROMIUM
+from tests.browser.pages import signed_in_page
 from tests.browser.servers import AppServers, Seed
 
 pytestmark = [
@@ -212,10 +213,8 @@ def server(app_servers: AppServers, listener: Listener) -> Iterator[dict[str, An
 
 
 def open_page(browser: Any, server: dict[str, Any], path: str) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    context.add_init_script(REAL_APIS)
-    page = context.new_page()
+    page = signed_in_page(browser, server, console=None, viewport={"width": 1280, "height": 900})
+    page.add_init_script(REAL_APIS)
     page.console = []
     page.on("console", lambda message: page.console.append(message.text))
     page.on("popup", lambda popup: page.console.append(f"POPUP OPENED {popup.url}"))

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from play.views.sandbox import RUNTIME_MODULES
+from tests.browser.pages import signed_in_page
 from tests.browser.servers import AppServers
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -77,10 +78,8 @@ def server(app_servers: AppServers) -> dict[str, Any]:
 def test_world_ui_renders_and_talks_to_the_host_through_the_module_runtime(
     browser: Any, server: dict[str, Any]
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
+    viewport = {"width": 1280, "height": 900}
+    page = signed_in_page(browser, server, console=None, timeout_ms=15_000, viewport=viewport)
     modules: dict[str, tuple[int, str | None]] = {}
     errors: list[str] = []
 
@@ -105,4 +104,4 @@ def test_world_ui_renders_and_talks_to_the_host_through_the_module_runtime(
     assert frame.evaluate("window.parent") is None  # locked down before the world's code ran
     assert page.locator("[data-ui-errors]").count() == 0
     assert [e for e in errors if "CORS" in e or "Content Security Policy" in e] == []
-    context.close()
+    page.context.close()

@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, shot
+from tests.browser.pages import client_js, held, signed_in_page, wait_settled
 from tests.browser.servers import AppServers
-from tests.browser.test_gm_play import client_js, held, wait_settled
 
 pytestmark = [pytest.mark.timeout(300)]
 
@@ -46,13 +46,7 @@ ADA_LOOKS = "A tall woman in a grey travelling cloak with a lantern sigil"
 
 
 def page_of(browser: Any, server: dict[str, Any], who: str) -> Any:
-    context = browser.new_context(viewport=DESKTOP)
-    context.add_cookies([{"name": "sessionid", "value": server[who], "url": server["base"]}])
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    return page
+    return signed_in_page(browser, server, who=who, viewport=DESKTOP)
 
 
 def say(page: Any, text: str) -> None:

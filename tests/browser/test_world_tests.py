@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, shot
+from tests.browser.pages import signed_in_page
 from tests.browser.servers import AppServers
 
 FIRST_TEST = "The rain greeting opens the story"
@@ -30,17 +31,7 @@ def server(app_servers: AppServers) -> dict[str, Any]:
 
 def open_tests(browser: Any, server: dict[str, Any]) -> Any:
     """The Lantern's world-test page, logged in as its owner; page errors are collected."""
-    context = browser.new_context(viewport=DESKTOP)
-    context.set_default_timeout(15_000)
-    context.add_cookies([{"name": "sessionid", "value": server["cookie"], "url": server["base"]}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda msg: errors.append(msg.text) if msg.type == "error" else None,
-    )
-    page.errors = errors
+    page = signed_in_page(browser, server, timeout_ms=15_000, viewport=DESKTOP)
     page.goto(f"{server['base']}/studio/w/{server['world']}/tests/")
     return page
 

@@ -47,6 +47,10 @@ def real_model(settings: Any, llama: LlamaServer, embedded_mode: None) -> LlamaS
     settings.FABULA_LOCAL_FIRST_TOKEN_TIMEOUT = 900.0
     settings.FABULA_PROVIDER_TIMEOUT = 900.0
     settings.FABULA_PROVIDER_RETRIES = 0
+    # Alice signed up today: her first-day share of the site's key (20 actions) would hand the
+    # 21st turn, the one the tier stops, to the offline narrator, whose reply is whole before a
+    # stop can reach it (the share is tested in tests/studio/test_evaluation_budget.py).
+    settings.FABULA_NEW_ACCOUNT_DAILY_QUOTA = 0
     return llama
 
 
