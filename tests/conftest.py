@@ -43,21 +43,8 @@ def integration_services_configured() -> bool:
     )
 
 
-# The tiers whose files run longest (servers, workers, Chromium) go first: pytest-xdist hands out
-# files in this order, so the suite ends on a spread of short unit files, not on one worker still
-# in a two-minute fault test while the others idle.
-SLOW_TIERS_FIRST = ("integration", "browser")
-
-
-def _tier_rank(item: pytest.Item) -> int:
-    parts = item.nodeid.split("/")
-    tier = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
-    return SLOW_TIERS_FIRST.index(tier) if tier in SLOW_TIERS_FIRST else len(SLOW_TIERS_FIRST)
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark tests by folder; outside CI, skip the integration tier when its services are unset."""
-    items.sort(key=_tier_rank)  # stable: each file's tests keep their order
     in_ci = os.environ.get("CI", "").lower() == "true"
     for item in items:
         path = str(item.fspath)
