@@ -12,13 +12,14 @@ one introduces himself, and the invitation link has a Copy button.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, shot
-from tests.browser.pages import client_js, held, signed_in_page, wait_settled
+from tests.browser.pages import client_js, held, signed_in_page
 from tests.browser.servers import AppServers
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -50,10 +51,22 @@ def page_of(browser: Any, server: dict[str, Any], who: str) -> Any:
 
 
 def say(page: Any, text: str) -> None:
+    """Send ``text``; return once the page holds it and a reply after it, nothing streaming.
+
+    Not "two more messages than before": what another seat's turn delivers to this page can
+    land after the count was taken, and the exact count is then never seen.
+    """
     count = held(page)
     page.fill("[data-input]", text)
     page.click("[data-send]")
-    wait_settled(page, count + 2)
+    replied = (
+        f"c.messages.length >= {count + 2} && c.streamingId === null && (() => {{"
+        " const users = c.messages.filter(m => m.role === 'user');"
+        " const last = c.messages.lastIndexOf(users[users.length - 1]);"
+        f" return last >= 0 && c.messages[last].content === {json.dumps(text)}"
+        " && c.messages.slice(last + 1).some(m => m.role === 'assistant'); })()"
+    )
+    page.wait_for_function(client_js(replied), timeout=20000)
 
 
 def told(page: Any, count: int) -> str:
