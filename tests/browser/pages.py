@@ -34,21 +34,24 @@ def signed_in_page(
         cookies.append({"name": "django_language", "value": language, "url": server["base"]})
     context.add_cookies(cookies)
     page = context.new_page()
-    errors: list[str] = []
-    page.errors = errors
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    if console == "errors":
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    elif console == "csp":
-        page.on(
-            "console",
-            lambda msg: (
-                errors.append(msg.text)
-                if msg.type == "error" and "Content Security Policy" in msg.text
-                else None
-            ),
-        )
+    page.errors = collect_errors(page, console)
     return page
+
+
+def collect_errors(page: Any, console: Console = "errors") -> list[str]:
+    """What ``page`` reports from now on: uncaught exceptions, and the console errors asked for
+    (a CSP violation is one, as Chromium logs it)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    if console is not None:
+        csp_only = console == "csp"
+
+        def record(msg: Any) -> None:
+            if msg.type == "error" and (not csp_only or "Content Security Policy" in msg.text):
+                errors.append(msg.text)
+
+        page.on("console", record)
+    return errors
 
 
 def client_js(expr: str) -> str:

@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.browser.pages import collect_errors
+
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "salty-caravan-42"
@@ -23,17 +25,7 @@ def expect(locator: Any) -> Any:
 
 def watch(page: Any) -> list[str]:
     """Every CSP violation the page reports (Chromium logs each one as a console error)."""
-    violations: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            violations.append(message.text)
-            if message.type == "error" and "Content Security Policy" in message.text
-            else None
-        ),
-    )
-    page.on("pageerror", lambda error: violations.append(f"uncaught: {error}"))
-    return violations
+    return collect_errors(page, "csp")
 
 
 def offline(page: Any, base: str) -> list[str]:

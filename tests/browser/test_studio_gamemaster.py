@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import shot
+from tests.browser.pages import collect_errors
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -22,17 +23,7 @@ def expect(locator: Any) -> Any:
 
 
 def violations_of(page: Any) -> list[str]:
-    found: list[str] = []
-    page.on(
-        "console",
-        lambda m: (
-            found.append(m.text)
-            if m.type == "error" and "Content Security Policy" in m.text
-            else None
-        ),
-    )
-    page.on("pageerror", lambda error: found.append(f"uncaught: {error}"))
-    return found
+    return collect_errors(page, "csp")
 
 
 def sign_up_and_create(page: Any, username: str, world: str) -> None:
