@@ -25,7 +25,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "daphne",
+    "config.devserver",  # runserver is daphne's (before staticfiles, whose runserver it replaces)
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

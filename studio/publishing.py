@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.search import SearchQuery, SearchVectorExact, SearchVectorField
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Page, Paginator
 from django.db import connection, transaction
-from django.db.models import (
-    BooleanField,
-    Expression,
-    ExpressionWrapper,
-    F,
-    Func,
-    Max,
-    Q,
-    QuerySet,
-    TextField,
-    Value,
-)
-from django.db.models.functions import Lower
+from django.db.models import BooleanField, ExpressionWrapper, Max, Q, QuerySet
 
 from engine.lint import lint_source
 from engine.world import WorldDefinition, WorldValidationError, export_world, load_world
@@ -33,11 +17,6 @@ from studio.access import SECRETS_KEPT, may_copy_version
 from studio.models import World, WorldVersion, new_uid
 from studio.worlds import import_world, world_to_dict
 
-# Migration 0008 stores 0007's document (name, description, tags) in this generated column of
-# studio_worldversion, GIN-indexed; the model does not declare it (see StoredVector).
-SEARCH_VECTOR = "search_vector"
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-WORD = re.compile(r"\w+")
 # Pages counted past the one shown: "Page 1 of 5+" beyond that.
 LOOKAHEAD = 4
 # The highest page number read as asked: a larger one is past the end of any gallery (1.2 million
@@ -136,6 +115,10 @@ def gallery_worlds(query: str = "", tag: str = "", language: str = "") -> QueryS
         has_demo=ExpressionWrapper(Q(demo__isnull=False), output_field=BooleanField())
     )
     postgres = connection.vendor == "postgresql"
+    if postgres:
+        # Only here: django.contrib.postgres imports psycopg, a cost every process on SQLite
+        # (manage.py, the test servers) would otherwise pay at start.
+        from studio import gallery_postgres
     if query:
         # The author's worlds first, in a query of their own: then every condition of the
         # search is on the version row, which PostgreSQL can serve from its indexes.
@@ -144,11 +127,11 @@ def gallery_worlds(query: str = "", tag: str = "", language: str = "") -> QueryS
             published_version__world__in=list(authored.values_list("pk", flat=True)[:AUTHOR_WORLDS])
         )
         worlds = worlds.filter(
-            (_search_postgres(query) if postgres else _search_scan(query)) | by_author
+            (gallery_postgres.search(query) if postgres else _search_scan(query)) | by_author
         )
     if tag and postgres:
         # The array expression of the version_gallery_tags index, so that the index serves it.
-        worlds = worlds.alias(tag_array=_tag_array("published_version__tags"))
+        worlds = worlds.alias(tag_array=gallery_postgres.tag_array("published_version__tags"))
         worlds = worlds.filter(Q(**{"tag_array__contains": [tag.lower()]}))
     elif tag:
         worlds = worlds.filter(published_version__tags__icontains=f"|{tag}|")
@@ -170,68 +153,6 @@ def _search_scan(query: str) -> Q:
         Q(**{f"{version}name__icontains": query})
         | Q(**{f"{version}description__icontains": query})
         | Q(**{f"{version}tags__icontains": query})
-    )
-
-
-def _search_postgres(query: str) -> Q:
-    """Every word in the version's stored full-text document (migration 0008's column).
-
-    A condition on the joined version row itself, not a subquery: PostgreSQL then either walks
-    the newest-first index and stops after a page (common words) or reads the few matches from
-    the GIN index (rare ones), whichever costs less; either way the document is read, not
-    rebuilt, for each row it checks.
-    """
-    terms = gallery_tsquery(query)
-    if not terms:
-        return Q(pk__in=[])
-    document = StoredVector("published_version__name")
-    return Q(SearchVectorExact(document, SearchQuery(terms, config="simple", search_type="raw")))
-
-
-class StoredVector(Expression):
-    """The ``search_vector`` column of the version table that ``sibling`` (a column path such
-    as ``published_version__name``) is read from, under that join's alias.
-
-    The model does not declare the column, since SQLite has no tsvector to generate; resolving
-    a declared sibling joins the table (or reuses its join) and yields the alias to qualify with.
-    """
-
-    def __init__(self, sibling: str) -> None:
-        super().__init__(output_field=SearchVectorField())
-        self.sibling: Any = F(sibling)
-
-    def get_source_expressions(self) -> list[Any]:
-        return [self.sibling]
-
-    def set_source_expressions(self, exprs: Sequence[Any]) -> None:
-        (self.sibling,) = exprs
-
-    # A list of parameters, as Col's: the lookup adds the query's list to it (stubs: a tuple).
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:  # type: ignore[override]
-        alias = compiler.quote_name_unless_alias(self.sibling.alias)
-        return f"{alias}.{connection.ops.quote_name(SEARCH_VECTOR)}", []
-
-
-def gallery_tsquery(query: str) -> str:
-    """``query`` as a to_tsquery string: every word required, and each Chinese or Japanese
-    character a word of its own, the way migration 0007's document splits them.
-
-    Whole words, not prefixes: PostgreSQL cannot estimate how many rows a prefix matches, and
-    on a guess of "a few hundred" it walked all 100,000 worlds newest first, rebuilding each
-    document, for a word nobody used. Characters are ANDed, not a phrase: a phrase needs
-    positions the GIN index does not keep, so every candidate row would be rebuilt to check it.
-    """
-    parts: list[str] = []
-    for word in WORD.findall(query.lower()):
-        pieces = [p for p in re.split(f"({CJK.pattern})", word) if p]
-        parts.append(" & ".join(f"'{p}'" for p in pieces))
-    return " & ".join(f"({p})" for p in parts)
-
-
-def _tag_array(field: str) -> Func:
-    """The tags as a lowercase array, the expression the ``version_gallery_tags`` index holds."""
-    return Func(
-        Lower(field), Value("|"), function="string_to_array", output_field=ArrayField(TextField())
     )
 
 

@@ -9,7 +9,7 @@ column requires, so the column and the old index hold identical documents), and 
 it replaces the expression index. Adding the column rewrites the table once.
 
 PostgreSQL only, like 0007: SQLite keeps the icontains fallback. The model does not declare
-the column; ``studio.publishing`` reads it by name (``SEARCH_VECTOR``).
+the column; ``studio.gallery_postgres`` reads it by name (``SEARCH_VECTOR``).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from studio.models import World, WorldVersion
-from studio.publishing import gallery_tsquery
+from studio.gallery_postgres import gallery_tsquery
 
 pytestmark = pytest.mark.django_db
 

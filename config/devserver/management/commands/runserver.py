@@ -1,0 +1,5 @@
+"""Daphne's ``runserver``: HTTP and websockets in one process, as ``make run`` serves them."""
+
+from daphne.management.commands.runserver import Command
+
+__all__ = ["Command"]
