@@ -16,6 +16,7 @@ from typing import Any
 
 from channels_redis.core import RedisChannelLayer as BaseRedisChannelLayer
 
+from config.layer_memberships import Memberships
 from play.frame_queue import BoundedFrameQueue
 
 
@@ -26,3 +27,29 @@ class RedisChannelLayer(BaseRedisChannelLayer):  # type: ignore[misc]
         self.receive_buffer = collections.defaultdict(
             functools.partial(BoundedFrameQueue, self.capacity)
         )
+        self.memberships = Memberships(self)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        """channels_redis' add, remembered so that a restarted Redis gets it again
+        (config/layer_memberships.py)."""
+        self.memberships.added(group, channel)
+        await super().group_add(group, channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        self.memberships.discarded(group, channel)
+        await super().group_discard(group, channel)
+
+    async def add_to_group(self, group: str, channel: str, since: float) -> None:
+        """The membership again, dated when it was first added (so it expires as it would)."""
+        key = self._group_key(group)
+        connection = self.connection(self.consistent_hash(group))
+        await connection.zadd(key, {channel: since})
+        await connection.expire(key, self.group_expiry)
+
+    async def flush(self) -> None:
+        self.memberships.joined.clear()  # every group is deleted: nothing to join again
+        await super().flush()
+
+    async def close_pools(self) -> None:
+        self.memberships.stop()
+        await super().close_pools()

@@ -1,0 +1,57 @@
+"""Groups outlive a Redis restart (config/layer_memberships.py).
+
+A Redis restarted without its data forgets every group, while the sockets in them stay open; the
+layer adds its channels again once it sees the server's new ``run_id``, and a channel that left
+its group before the restart is not put back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Iterator
+
+import pytest
+
+from config import layer_memberships
+from config.redis_layer import RedisChannelLayer
+from tests.integration.faults import RedisServer
+
+
+@pytest.fixture
+def own_redis() -> Iterator[RedisServer]:
+    server = RedisServer()
+    yield server
+    server.kill()
+
+
+async def members(layer: RedisChannelLayer, group: str) -> set[str]:
+    connection = layer.connection(layer.consistent_hash(group))
+    return {bytes(m).decode() for m in await connection.zrange(layer._group_key(group), 0, -1)}
+
+
+async def test_a_restarted_redis_gets_the_groups_back_and_a_frame_reaches_the_socket(
+    own_redis: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(layer_memberships, "CHECK_SECONDS", 0.1)
+    layer = RedisChannelLayer(hosts=[own_redis.url], prefix=f"t-{secrets.token_hex(3)}")
+    group, left = f"g-{secrets.token_hex(3)}", f"h-{secrets.token_hex(3)}"
+    socket, gone = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add(group, socket)
+    await layer.group_add(left, gone)
+    await layer.group_discard(left, gone)
+    await asyncio.sleep(0.3)  # the watcher has read the first run_id
+
+    await asyncio.to_thread(own_redis.restart)
+    assert await members(layer, group) == set()  # Redis forgot it
+
+    for _ in range(100):
+        if await members(layer, group):
+            break
+        await asyncio.sleep(0.05)
+    assert await members(layer, group) == {socket}
+    assert await members(layer, left) == set()
+    await layer.group_send(group, {"type": "play.relay", "frames": []})
+    message = await asyncio.wait_for(layer.receive(socket), 5)
+    assert message["type"] == "play.relay"
+    await layer.close_pools()
