@@ -72,7 +72,8 @@ class Memberships:
         try:
             info = await self.layer.connection(index).info("server")
         except Exception:
-            return None
+            info = {}
+        _raise_if_cancelled()
         return str(info.get("run_id", "")) or None
 
     async def _rejoin(self, shards: set[int]) -> None:
@@ -85,3 +86,13 @@ class Memberships:
                 continue
             with contextlib.suppress(Exception):  # still away: the next restart check retries
                 await self.layer.add_to_group(group, channel, since)
+            _raise_if_cancelled()
+
+
+def _raise_if_cancelled() -> None:
+    """redis-py swallows a cancel that lands mid-command (it finishes the command, or raises a
+    ConnectionError); the watcher must still end then: a closing event loop cancels it once and
+    waits for it."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError

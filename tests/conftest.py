@@ -108,3 +108,24 @@ def celery_runs_in_the_test() -> Any:
     yield
     app.conf.task_always_eager = eager
     django_settings.CELERY_TASK_ALWAYS_EAGER = setting
+
+
+# --- where a run's time goes (FABULA_TIMELINE=path: one JSON line per test and worker) ---------
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    path = os.environ.get("FABULA_TIMELINE")
+    if not path:
+        yield
+        return
+    import json
+    import time
+
+    started, cpu = time.time(), time.process_time()
+    yield
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    line = {"worker": worker, "test": item.nodeid, "start": started, "end": time.time()}
+    line["cpu"] = time.process_time() - cpu
+    with open(path, "a") as out:
+        out.write(json.dumps(line) + "\n")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -55,3 +56,26 @@ async def test_a_restarted_redis_gets_the_groups_back_and_a_frame_reaches_the_so
     message = await asyncio.wait_for(layer.receive(socket), 5)
     assert message["type"] == "play.relay"
     await layer.close_pools()
+
+
+def test_a_closing_event_loop_ends_the_watcher_even_mid_command(
+    own_redis: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """redis-py swallows a cancel that lands while a command runs: the watcher, checking every
+    10 ms here, must still end when ``asyncio.run`` cancels what is left (it once hung the
+    closing loop of a test for two minutes)."""
+    monkeypatch.setattr(layer_memberships, "CHECK_SECONDS", 0.01)
+
+    async def a_socket_joins_then_the_loop_closes(pause: float) -> None:
+        layer = RedisChannelLayer(hosts=[own_redis.url], prefix=f"t-{secrets.token_hex(3)}")
+        await layer.group_add(f"g-{secrets.token_hex(3)}", await layer.new_channel())
+        await asyncio.sleep(pause)
+
+    def loops() -> None:
+        for n in range(40):
+            asyncio.run(a_socket_joins_then_the_loop_closes(n % 7 / 200))
+
+    thread = threading.Thread(target=loops, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "a closing event loop waited for the watcher"
