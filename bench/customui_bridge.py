@@ -1,7 +1,7 @@
 """Bridge round-trip latency of a world's custom UI in Chromium (issue 15 "Checks").
 
 Run: ``.venv/bin/python bench/customui_bridge.py`` (``--calls 100``). Needs Playwright and
-/usr/bin/chromium, as tests/browser does. It serves the conformance world of
+/usr/bin/chromium (the full browser, headless), as a player would meet it. It serves the conformance world of
 tests/browser/fixtures (tests/browser/servers.py), opens its play page, and from inside
 the sandboxed frame sends ``ping`` calls over the checked postMessage bridge one after the
 other: frame → host page (static/js/customui.js: origin, shape, method and rate checks) →

@@ -51,3 +51,7 @@ FABULA_EVAL_IN_THREAD = False
 # why); the database, its schema and its constraints are PostgreSQL's as in production.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
     DATABASES["default"]["ENGINE"] = "tests.support.postgres_fast_flush"  # noqa: F405
+
+# A transactional test's flush keeps the content types and permissions, so that no post_migrate
+# has to make them again (tests/support/flush_keeps_types says why).
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.support.flush_keeps_types"]  # noqa: F405

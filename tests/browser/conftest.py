@@ -23,7 +23,15 @@ from tests.browser.servers import AppServers
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-CHROMIUM = "/usr/bin/chromium"
+# Chromium's headless shell when installed (Debian's chromium-headless-shell: the same build as
+# /usr/bin/chromium, without the desktop browser around it). It is what Playwright itself runs
+# headless tests on, and it spends ~40 % less CPU a page than /usr/bin/chromium's headless mode,
+# which brought the browser tier from ~6.5 to ~3.8 min on two cores. /usr/bin/chromium otherwise
+# (and always with FABULA_CHROMIUM=/usr/bin/chromium).
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+CHROMIUM = os.environ.get("FABULA_CHROMIUM") or (
+    HEADLESS_SHELL if Path(HEADLESS_SHELL).exists() else "/usr/bin/chromium"
+)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -120,7 +128,7 @@ CHROMIUMS = Chromiums()
 
 def needs_chromium() -> None:
     if not Path(CHROMIUM).exists():
-        message = "needs /usr/bin/chromium (apt-get install -y chromium)"
+        message = f"needs {CHROMIUM} (apt-get install -y chromium-headless-shell, or chromium)"
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(message)  # CI installs it; a missing browser there is a failure
         pytest.skip(message)
@@ -136,7 +144,7 @@ def chromiums() -> Iterator[Chromiums]:
 
 @pytest.fixture(scope="module")
 def browser(chromiums: Chromiums) -> Any:
-    """The worker's one Chromium (the system one; never ``playwright install``)."""
+    """The worker's one Chromium (the system's, ``CHROMIUM``; never ``playwright install``)."""
     needs_chromium()
     return chromiums.get()
 

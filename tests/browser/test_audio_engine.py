@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from engine.conditions import check_condition
+from tests.browser.conftest import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs {CHROMIUM}")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 HARNESS = """

@@ -25,7 +25,7 @@ from tests.browser.servers import CONFORMANCE_SEEDS, AppServers, open_conformanc
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium"),
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs {CHROMIUM}"),
     pytest.mark.timeout(300),
 ]
 

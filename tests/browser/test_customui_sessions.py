@@ -23,7 +23,7 @@ from tests.browser.test_customui_api import click, until
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium"),
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs {CHROMIUM}"),
     pytest.mark.timeout(300),
 ]
 

@@ -15,21 +15,20 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Chromiums
+from tests.browser.conftest import CHROMIUM, Chromiums
 from tests.browser.pages import client_js, held, signed_in_page, wait_settled
 from tests.browser.servers import AppServers
 from tests.support.model_server import ModelServer, Reply
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
 AUTOPLAY = "--autoplay-policy=no-user-gesture-required"  # beside conftest.py's CHROMIUM_ARGS
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
 SLOW_TEXT = " ".join(f"The wind turns the page of the road, line {n}." for n in range(1, 31))
 
 pytestmark = [
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium"),
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs {CHROMIUM}"),
     pytest.mark.timeout(240),
 ]
 

@@ -31,7 +31,7 @@ from tests.browser.servers import AppServers, Seed
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium"),
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs {CHROMIUM}"),
     pytest.mark.timeout(300),
 ]
 
