@@ -1,7 +1,8 @@
 """Custom UI compile time in the browser (issue 15 "Checks"; seed 004 "自定义 UI (rootComponent)").
 
 Run: ``.venv/bin/python bench/customui.py`` (``--lines 2000 --runs 15``). Needs Playwright and
-/usr/bin/chromium (the full browser, headless; tests/browser runs the headless shell when installed).
+/usr/bin/chromium (the full browser, headless; tests/browser runs the headless shell when it is
+installed).
 
 Generates a TSX world of about 2,000 lines (20 files: components with props interfaces,
 generics, enums, ``as`` casts, JSX with Tailwind classes, imports between the files with and

@@ -1,13 +1,13 @@
 """Bridge round-trip latency of a world's custom UI in Chromium (issue 15 "Checks").
 
 Run: ``.venv/bin/python bench/customui_bridge.py`` (``--calls 100``). Needs Playwright and
-/usr/bin/chromium (the full browser, headless), as a player would meet it. It serves the conformance world of
-tests/browser/fixtures (tests/browser/servers.py), opens its play page, and from inside
-the sandboxed frame sends ``ping`` calls over the checked postMessage bridge one after the
-other: frame → host page (static/js/customui.js: origin, shape, method and rate checks) →
-reply → frame. Calls are spaced to stay under the host's rate limit (20 a second), which would
-otherwise refuse them; the spacing is not part of any figure. Prints the median and p95 in
-milliseconds against the target (median < 5 ms); exits 1 when it is missed.
+/usr/bin/chromium (the full browser, headless), as a player would meet it. It serves the conformance
+world of tests/browser/fixtures (tests/browser/servers.py), opens its play page, and from inside the
+sandboxed frame sends ``ping`` calls over the checked postMessage bridge one after the other: frame
+→ host page (static/js/customui.js: origin, shape, method and rate checks) → reply → frame. Calls
+are spaced to stay under the host's rate limit (20 a second), which would otherwise refuse them; the
+spacing is not part of any figure. Prints the median and p95 in milliseconds against the target
+(median < 5 ms); exits 1 when it is missed.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from studio.models import World, WorldVersion
 from studio.gallery_postgres import gallery_tsquery
+from studio.models import World, WorldVersion
 
 pytestmark = pytest.mark.django_db
 
