@@ -8,7 +8,9 @@ local files, so they load under the site's CSP with no network.
 
 The server is ``runserver`` (daphne) on a free loopback port with a SQLite file, set up as
 ``make run`` does it: ``migrate`` then ``load_demo``; the worker's modules that only read the demo
-share it (tests/browser/servers.py, ``share="demo"``).
+share it (tests/browser/servers.py, ``share="demo"``). Each language's crawl is a test file of its
+own (``test_console_clean_*.py``): pytest-xdist hands out whole files, so the three crawls (about a
+minute each) can run side by side instead of one after another on one worker.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -35,8 +38,6 @@ demo = User.objects.get(username="demo")
 worlds = list(World.objects.filter(owner=demo).order_by("pk").values_list("pk", flat=True))
 print(json.dumps({"cookie": login_cookie(demo), "worlds": worlds}))
 """
-
-pytestmark = [pytest.mark.timeout(300)]
 
 
 @pytest.fixture(scope="module")
@@ -89,8 +90,8 @@ def studio_links(page: Any) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("language", ["en", "es", "zh-hans"])
-def test_no_studio_page_logs_a_console_error(browser: Any, server: dict[str, Any], language: str):
+def crawl_without_console_errors(browser: Any, server: dict[str, Any], language: str) -> None:
+    """Open every studio page once per kind in ``language``; none may report a problem."""
     page = signed_in_page(browser, server, language=language, console=None)
     context = page.context
     console = Console(page)
@@ -112,3 +113,14 @@ def test_no_studio_page_logs_a_console_error(browser: Any, server: dict[str, Any
     context.close()
     assert len(seen) > 50  # the crawl reached the editors of both worlds
     assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
+
+
+def crawl_test(language: str) -> Callable[[Any, dict[str, Any]], None]:
+    """The test of one language, for a ``test_console_clean_*.py`` module to hold (with
+    ``server``, the fixture it asks for)."""
+
+    @pytest.mark.timeout(300)
+    def test(browser: Any, server: dict[str, Any]) -> None:
+        crawl_without_console_errors(browser, server, language)
+
+    return test
