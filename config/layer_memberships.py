@@ -31,8 +31,9 @@ class Memberships:
     def __init__(self, layer: Any) -> None:
         self.layer = layer
         self.joined: dict[tuple[str, str], float] = {}  # (group, channel) -> when added
-        self._watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]]
-        self._watchers = weakref.WeakKeyDictionary()
+        self._watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+            weakref.WeakKeyDictionary()
+        )
 
     def added(self, group: str, channel: str) -> None:
         self.joined[(group, channel)] = time.time()

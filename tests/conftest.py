@@ -124,8 +124,12 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
     started, cpu = time.time(), time.process_time()
     yield
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    line = {"worker": worker, "test": item.nodeid, "start": started, "end": time.time()}
-    line["cpu"] = time.process_time() - cpu
+    line = {
+        "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+        "test": item.nodeid,
+        "start": started,
+        "end": time.time(),
+        "cpu": time.process_time() - cpu,
+    }
     with open(path, "a") as out:
         out.write(json.dumps(line) + "\n")
