@@ -14,7 +14,7 @@ PORT ?= 8000
 unexport PYTHONDONTWRITEBYTECODE
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-15s %s\n", $$1, $$2}'
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,11 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 3 / 2 )))
 XDIST := -n $(TEST_WORKERS) --maxprocesses=8 --dist loadfile
 test: lint native ## Lint, type-check and run the whole pytest suite (every tier; what CI runs)
 	$(VENV)/bin/pytest $(XDIST)
+
+# The seconds each test file took, which the xdist scheduler reads to hand out the costliest first
+# (tests/support/schedule.py); worth running again after adding or slowing a browser test file.
+test-durations: native ## Run the whole suite and record each file's seconds in tests/durations.json
+	$(VENV)/bin/pytest $(XDIST) --store-durations
 
 test-fast: native ## The pytest suite without the browser and integration tiers (the edit loop)
 	$(VENV)/bin/pytest $(XDIST) -m "not browser and not integration" \
@@ -145,4 +150,4 @@ vendor-codemirror: ## Rebuild static/vendor/codemirror/codemirror.min.js (needs 
 		--global-name=FabulaCodeMirror --target=es2020 --legal-comments=none \
 		--outfile=$(CURDIR)/static/vendor/codemirror/codemirror.min.js
 
-.PHONY: help install run serve-prod lint test test-fast test-real fmt messages bench worker beat vendor-codemirror
+.PHONY: help install run serve-prod lint test test-durations test-fast test-real fmt messages bench worker beat vendor-codemirror

@@ -110,7 +110,34 @@ def celery_runs_in_the_test() -> Any:
     django_settings.CELERY_TASK_ALWAYS_EAGER = setting
 
 
-# --- where a run's time goes (FABULA_TIMELINE=path: one JSON line per test and worker) ---------
+# --- which file a worker takes next, and where a run's time goes -------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--store-durations",
+        action="store_true",
+        help="write each test file's seconds into tests/durations.json (what the scheduler reads)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("store_durations") and not hasattr(config, "workerinput"):
+        from tests.support.schedule import DurationRecorder
+
+        config.pluginmanager.register(DurationRecorder(), "fabula-durations")
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` hands out the costliest files first (tests/support/schedule.py)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from tests.support.schedule import CostScheduling
+
+    return CostScheduling(config, log)
+
+
+# FABULA_TIMELINE=path: one JSON line per test, with its worker, start, end and CPU.
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -125,7 +152,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     started, cpu = time.time(), time.process_time()
     yield
     line = {
-        "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+        # Not PYTEST_XDIST_WORKER: a pytest a test starts (tests/engine/test_native.py) inherits it.
+        "worker": getattr(item.config, "workerinput", {}).get("workerid", "main"),
         "test": item.nodeid,
         "start": started,
         "end": time.time(),

@@ -85,13 +85,16 @@ PLAY_WORLD_RULES = [
 
 @pytest.fixture(scope="session", autouse=True)
 def close_thread_connections(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
-    """Close what async tests opened in asgiref's worker thread before the test DB is dropped."""
+    """Close what async tests opened in asgiref's worker thread before the test DB is dropped.
+
+    Straight on that thread, not through ``asyncio.run``: the last test of a worker may be a
+    browser test, whose Playwright loop is still running in this thread at session teardown."""
     yield
-    from asgiref.sync import sync_to_async
+    from asgiref.sync import SyncToAsync
     from django.db import connections
 
     with django_db_blocker.unblock():
-        asyncio.run(sync_to_async(connections.close_all)())
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 @pytest.fixture(autouse=True)
