@@ -29,12 +29,14 @@ NARRATION = "You look about; the fire crackles and nobody moves."
 
 def master(request: ReceivedRequest) -> Reply | None:
     """Each master turn closes with log_event, slowly enough that the bar, polled once a
-    second, is seen moving: at 0.1 s a fast machine finished the run between two polls."""
+    second, is seen moving: its arguments stream in four chunks 0.4 s apart, ~1.2 s a turn.
+    (The delay is between chunks: at 8 characters a chunk, 0.5 s made a turn last 6 s.)"""
     body = request.body if isinstance(request.body, dict) else {}
     if not body.get("tools"):
         return None
     close = {"narration": NARRATION, "suggestions": ["Look around"]}
-    return Reply(text="", tool_calls=({"name": "log_event", "arguments": close},), delay=0.5)
+    call = {"name": "log_event", "arguments": close}
+    return Reply(text="", tool_calls=(call,), chunk_size=32, delay=0.4)
 
 
 @pytest.fixture(scope="module")
