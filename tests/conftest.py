@@ -128,6 +128,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(DurationRecorder(), "fabula-durations")
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: unknown under -p no:xdist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadfile`` hands out the costliest files first (tests/support/schedule.py)."""
     if config.getvalue("dist") != "loadfile":
