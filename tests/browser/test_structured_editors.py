@@ -133,3 +133,29 @@ def test_a_rule_built_from_rows_saves_and_comes_back(
     page.check("#id_editor_1")
     expect(page.locator("#id_actions")).to_be_visible()
     shot(page, "structured-rule-raw-json")
+
+
+def test_the_editor_switch_waits_while_the_server_redraws_the_other_side(
+    new_page: Callable[..., Any], salt_road: World
+) -> None:
+    """A second click during the redraw was undone when the first answer replaced the radios
+    (and the side shown flipped back): the switch is disabled until the answer is in."""
+    page = new_page()
+    log_in(page, "alice")
+    page.goto(f"/studio/w/{salt_road.pk}/rules/new/")
+    in_flight = page.evaluate(
+        """() => {
+            document.querySelector('#id_editor_1').click();  // htmx posts on change, at once
+            const radios = [...document.querySelectorAll('.mode-switch input')];
+            return radios.map(radio => radio.matches(':disabled'));  // in a disabled fieldset
+        }"""
+    )
+    assert in_flight == [True, True]
+    expect(page.locator("#id_actions")).to_be_visible()  # the JSON side, drawn from the rows
+    expect(page.locator("#id_editor_0")).to_be_enabled()
+    page.check("#id_editor_0")
+    page.check("#id_editor_1")  # waits for the first answer, then asks again
+    expect(page.locator("#id_actions")).to_be_visible()
+    htmx_idle(page)
+    expect(page.locator("#id_editor_1")).to_be_checked()
+    expect(page.locator("#id_actions")).to_be_visible()
